@@ -1,0 +1,115 @@
+#!/bin/sh
+# Build the companion test kernel (i386 bzImage) from Debian's linux-source-6.1
+# with kernel-companion/series applied, into a cache outside the git tree.
+#
+#   build-kernel.sh [-c CONFIG] [-q]
+#
+# CONFIG names a fragment in kernel-companion/configs/ (default: base).
+# The result is cached under $KJUMP_CACHE_DIR (default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump), keyed by the hash of
+# the series, every patch it lists, the fragment, this script and the
+# source tarball; a second run with the same inputs only prints the path.
+# On success the last line of stdout is the directory holding bzImage and
+# .config.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+config=base
+quiet=0
+while getopts c:q opt; do
+	case $opt in
+	c) config=$OPTARG ;;
+	q) quiet=1 ;;
+	*) echo "usage: $0 [-c CONFIG] [-q]" >&2; exit 2 ;;
+	esac
+done
+
+tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}
+fragment=$here/configs/$config.config
+series=$here/series
+jobs=${KJUMP_JOBS:-$(nproc)}
+
+die() { echo "build-kernel: $*" >&2; exit 1; }
+say() { [ "$quiet" = 1 ] || echo "build-kernel: $*" >&2; }
+
+[ -r "$tarball" ] || die "$tarball: not found (install linux-source-6.1)"
+[ -r "$fragment" ] || die "$fragment: no such config fragment"
+
+patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series" | grep -v '^$' || true
+}
+
+# The cache key covers everything that changes the result.
+key=$( {
+	echo "config=$config"
+	cat "$0" "$fragment" "$series"
+	for p in $(patches); do
+		[ -r "$here/patches/$p" ] || die "series lists $p, not in patches/"
+		cat "$here/patches/$p"
+	done
+	stat -c '%s %Y' "$tarball"
+} | sha256sum | cut -c1-16)
+
+out=$cache/kernel-$config-$key
+if [ -f "$out/bzImage" ]; then
+	say "cached: $out"
+	echo "$out"
+	exit 0
+fi
+
+mkdir -p "$cache"
+exec 9>"$cache/.lock-$config"
+flock 9
+if [ -f "$out/bzImage" ]; then
+	echo "$out"
+	exit 0
+fi
+
+work=$cache/work-$config-$key
+rm -rf "$work"
+mkdir -p "$work"
+start=$(date +%s)
+say "unpacking $tarball"
+tar -xJf "$tarball" -C "$work" --strip-components=1
+for p in $(patches); do
+	say "applying $p"
+	patch -d "$work" -p1 --quiet --forward <"$here/patches/$p" ||
+		die "$p does not apply"
+done
+
+say "configuring ($config)"
+make -C "$work" -s ARCH=i386 tinyconfig >/dev/null
+(cd "$work" && ./scripts/kconfig/merge_config.sh -m .config "$fragment") >/dev/null
+make -C "$work" -s ARCH=i386 olddefconfig >/dev/null
+
+missing=0
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=n) sym=${line%%=*}
+		if grep -q "^$sym=" "$work/.config"; then
+			echo "build-kernel: $sym should be off" >&2; missing=1
+		fi ;;
+	CONFIG_*) grep -qxF "$line" "$work/.config" || {
+			echo "build-kernel: $line did not stick" >&2; missing=1; } ;;
+	esac
+done <"$fragment"
+[ $missing = 0 ] || die "config fragment $config did not apply"
+
+say "building bzImage with -j$jobs"
+log=$work/build.log
+if ! make -C "$work" ARCH=i386 -j"$jobs" bzImage >"$log" 2>&1; then
+	tail -n 40 "$log" >&2
+	die "kernel build failed (log: $log)"
+fi
+
+tmp=$out.tmp
+rm -rf "$tmp"
+mkdir -p "$tmp"
+cp "$work/arch/x86/boot/bzImage" "$work/.config" "$work/System.map" "$tmp/"
+cp "$work/vmlinux" "$tmp/" 2>/dev/null || true
+echo $(( $(date +%s) - start )) >"$tmp/build-seconds"
+mv "$tmp" "$out"
+[ "${KJUMP_KEEP_TREE:-0}" = 1 ] || rm -rf "$work"
+say "built in $(cat "$out/build-seconds") s: $out"
+echo "$out"

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Putting purgatory into an image: copy the embedded blob into a segment,
+ * hand back its parameter block, and once every other segment is final,
+ * record their hashes and make purgatory the entry point.
+ */
+#ifndef KJUMP_PURGATORY_SETUP_H
+#define KJUMP_PURGATORY_SETUP_H
+
+#include <stdint.h>
+
+#include "image.h"
+#include "purgatory-params.h"
+
+struct purgatory_slot {
+	struct purgatory_params *params;	/* inside the segment buffer */
+	uint64_t addr;				/* physical base */
+	uint64_t stack_top;			/* physical, for regs.esp */
+};
+
+/* Place purgatory highest in [lo, hi].  Prints its own errors. */
+int purgatory_place(struct kexec_image *img, uint64_t lo, uint64_t hi,
+		    struct purgatory_slot *slot);
+
+/*
+ * Hash every segment but purgatory's own into the parameter block (even
+ * with verify off, so -d can show it) and set img->entry.
+ */
+int purgatory_finish(struct kexec_image *img,
+		     const struct purgatory_slot *slot, bool verify);
+
+#endif

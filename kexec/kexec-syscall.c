@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "file-io.h"
+#include "kexec-syscall.h"
+
+#ifndef SYS_kexec_load
+# if defined(__i386__)
+#  define SYS_kexec_load 283
+# elif defined(__x86_64__)
+#  define SYS_kexec_load 246
+# endif
+#endif
+
+/* struct kexec_segment of include/uapi/linux/kexec.h */
+struct kexec_segment_abi {
+	const void *buf;
+	size_t bufsz;
+	const void *mem;
+	size_t memsz;
+};
+
+int kexec_load_image(const struct kexec_image *img, unsigned long flags)
+{
+	struct kexec_segment_abi segs[KEXEC_MAX_SEGMENTS];
+	unsigned int i;
+
+	for (i = 0; i < img->nr_seg; i++) {
+		const struct image_segment *s = &img->seg[i];
+
+		if (s->mem > SIZE_MAX || s->memsz > SIZE_MAX - s->mem)
+			return -EOVERFLOW;
+		segs[i] = (struct kexec_segment_abi){
+			.buf = s->buf, .bufsz = s->bufsz,
+			.mem = (const void *)(uintptr_t)s->mem,
+			.memsz = (size_t)s->memsz,
+		};
+	}
+	if (img->entry > UINTPTR_MAX)
+		return -EOVERFLOW;
+	if (syscall(SYS_kexec_load, (unsigned long)img->entry,
+		    (unsigned long)img->nr_seg, segs, flags) != 0)
+		return -errno;
+	return 0;
+}
+
+int kexec_unload(unsigned long flags)
+{
+	if (syscall(SYS_kexec_load, 0ul, 0ul, NULL, flags) != 0)
+		return -errno;
+	return 0;
+}
+
+const char *kexec_load_strerror(int err)
+{
+	switch (err) {
+	case -EPERM:
+		return "not permitted (needs CAP_SYS_BOOT; kexec may be disabled by kernel.kexec_load_disabled or lockdown)";
+	case -EBUSY:
+		return "another kexec operation is in progress";
+	case -ENOSYS:
+		return "the kernel has no kexec_load (CONFIG_KEXEC is off)";
+	case -EADDRNOTAVAIL:
+		return "the kernel refused a segment address (outside the allowed region)";
+	case -ENOMEM:
+		return "the kernel is out of memory for the image";
+	case -EINVAL:
+		return "the kernel rejected the image (Invalid argument)";
+	case -EOVERFLOW:
+		return "a segment address does not fit this tool's word size";
+	default:
+		return strerror(-err);
+	}
+}
+
+int kexec_reboot(unsigned int cmd)
+{
+	if (reboot((int)cmd) != 0)
+		return -errno;
+	return 0;
+}
+
+int kexec_slot_loaded(bool crash)
+{
+	unsigned long long v;
+	int ret;
+
+	ret = read_ulong(crash ? "/sys/kernel/kexec_crash_loaded" :
+				 "/sys/kernel/kexec_loaded", &v);
+	if (ret)
+		return ret;
+	return v != 0;
+}

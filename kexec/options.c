@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "options.h"
+
+enum {
+	OPT_APPEND = 256,
+	OPT_INITRD,
+	OPT_REUSE_CMDLINE,
+	OPT_MEM_MIN,
+	OPT_MEM_MAX,
+};
+
+static const struct option long_opts[] = {
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'v' },
+	{ "debug",		no_argument,		NULL, 'd' },
+	{ "force",		no_argument,		NULL, 'f' },
+	{ "no-ifdown",		no_argument,		NULL, 'x' },
+	{ "no-sync",		no_argument,		NULL, 'y' },
+	{ "no-checks",		no_argument,		NULL, 'i' },
+	{ "load",		no_argument,		NULL, 'l' },
+	{ "unload",		no_argument,		NULL, 'u' },
+	{ "exec",		no_argument,		NULL, 'e' },
+	{ "jump",		no_argument,		NULL, 'j' },
+	{ "type",		required_argument,	NULL, 't' },
+	{ "append",		required_argument,	NULL, OPT_APPEND },
+	{ "command-line",	required_argument,	NULL, OPT_APPEND },
+	{ "initrd",		required_argument,	NULL, OPT_INITRD },
+	{ "ramdisk",		required_argument,	NULL, OPT_INITRD },
+	{ "reuse-cmdline",	no_argument,		NULL, OPT_REUSE_CMDLINE },
+	{ "mem-min",		required_argument,	NULL, OPT_MEM_MIN },
+	{ "mem-max",		required_argument,	NULL, OPT_MEM_MAX },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char short_opts[] = ":hvdfxyiluejt:";
+
+void print_usage(void)
+{
+	fputs(
+"Usage: kexec [OPTION]... [KERNEL]\n"
+"Load a kernel to run later, run the loaded kernel, or jump between kernels.\n"
+"\n"
+"Actions:\n"
+"  -l, --load            load KERNEL into the normal slot and stop\n"
+"  -e, --exec            run the loaded kernel now\n"
+"  -f, --force           load KERNEL and run it at once, without shutdown\n"
+"  -u, --unload          unload the kernel in the normal slot\n"
+"  -j, --jump            jump into the loaded kernel and expect to come back\n"
+"                        (needs the kernel companion; see kexec(8))\n"
+"  (none)                load KERNEL, then run 'shutdown -r now'\n"
+"\n"
+"Loading:\n"
+"  -t, --type=TYPE       image type instead of probing (bzImage)\n"
+"      --append=TEXT     add TEXT to the new kernel's command line\n"
+"      --command-line=TEXT  same as --append\n"
+"      --reuse-cmdline   start from this kernel's /proc/cmdline\n"
+"                        (BOOT_IMAGE= is dropped)\n"
+"      --initrd=FILE     initial ramdisk for the new kernel\n"
+"      --ramdisk=FILE    same as --initrd\n"
+"      --mem-min=ADDR    lowest physical address to place segments at\n"
+"      --mem-max=ADDR    highest physical address to place segments at\n"
+"  -i, --no-checks       purgatory skips the sha256 check of the segments\n"
+"\n"
+"Running:\n"
+"  -x, --no-ifdown       do not take network interfaces down before -e\n"
+"  -y, --no-sync         do not sync file systems before -e\n"
+"\n"
+"Other:\n"
+"  -d, --debug           print what is loaded and where\n"
+"  -h, --help            print this help and exit\n"
+"  -v, --version         print the version and exit\n"
+"\n"
+"Exit status: 0 on success, 1 on any error.\n",
+	stdout);
+}
+
+static int parse_addr(const char *opt, const char *text, uint64_t *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoull(text, &end, 0);
+	if (errno || end == text || *end != '\0' || text[0] == '-') {
+		kx_err("%s=%s: not an address", opt, text);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_action(struct kexec_opts *o, enum kexec_action act, char c)
+{
+	static const char names[] = { [ACT_LOAD] = 'l', [ACT_UNLOAD] = 'u',
+				      [ACT_EXEC] = 'e', [ACT_FORCE] = 'f',
+				      [ACT_JUMP] = 'j' };
+
+	if (o->action != ACT_NONE && o->action != act) {
+		kx_err("options: -%c and -%c cannot be combined",
+		       names[o->action], c);
+		return -1;
+	}
+	o->action = act;
+	return 0;
+}
+
+static int parse_one(struct kexec_opts *o, int c)
+{
+	switch (c) {
+	case 'h': o->action = ACT_HELP; return 1;
+	case 'v': o->action = ACT_VERSION; return 1;
+	case 'd': o->debug = true; return 0;
+	case 'x': o->no_ifdown = true; return 0;
+	case 'y': o->no_sync = true; return 0;
+	case 'i': o->no_checks = true; return 0;
+	case 'l': return set_action(o, ACT_LOAD, 'l');
+	case 'u': return set_action(o, ACT_UNLOAD, 'u');
+	case 'e': return set_action(o, ACT_EXEC, 'e');
+	case 'f': return set_action(o, ACT_FORCE, 'f');
+	case 'j': return set_action(o, ACT_JUMP, 'j');
+	case 't': o->type = optarg; return 0;
+	case OPT_INITRD: o->initrd = optarg; return 0;
+	case OPT_REUSE_CMDLINE: o->reuse_cmdline = true; return 0;
+	case OPT_APPEND:
+		if (o->nr_append == KEXEC_MAX_APPEND) {
+			kx_err("--append: more than %d given",
+			       KEXEC_MAX_APPEND);
+			return -1;
+		}
+		o->append[o->nr_append++] = optarg;
+		return 0;
+	case OPT_MEM_MIN: return parse_addr("--mem-min", optarg, &o->mem_min);
+	case OPT_MEM_MAX: return parse_addr("--mem-max", optarg, &o->mem_max);
+	default:
+		return -1;
+	}
+}
+
+/* getopt's own messages carry argv[0]; ours are "kexec: <what>: <why>". */
+static void bad_option(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':' && optopt && optopt < 256)
+		kx_err("-%c: needs an argument", optopt);
+	else if (c == ':')
+		kx_err("%s: needs an argument", arg);
+	else if (optopt && optopt < 256)
+		kx_err("-%c: unknown option (try 'kexec --help')", optopt);
+	else
+		kx_err("%s: unknown option (try 'kexec --help')", arg);
+}
+
+static int check_kernel_arg(struct kexec_opts *o)
+{
+	bool wants_kernel = o->action == ACT_LOAD || o->action == ACT_FORCE ||
+			    o->action == ACT_DEFAULT;
+
+	if (wants_kernel && !o->kernel) {
+		kx_err("options: no kernel image given");
+		return -1;
+	}
+	if (!wants_kernel && o->kernel) {
+		kx_err("%s: a kernel image makes no sense with this action",
+		       o->kernel);
+		return -1;
+	}
+	if (o->mem_min > o->mem_max) {
+		kx_err("--mem-min: 0x%llx is above --mem-max 0x%llx",
+		       (unsigned long long)o->mem_min,
+		       (unsigned long long)o->mem_max);
+		return -1;
+	}
+	return 0;
+}
+
+int parse_options(int argc, char **argv, struct kexec_opts *o)
+{
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	o->mem_max = UINT64_MAX;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			bad_option(c, argv);
+			return -1;
+		}
+		ret = parse_one(o, c);
+		if (ret < 0)
+			return -1;
+		if (ret > 0)
+			return 0;	/* -h or -v: nothing else matters */
+	}
+	if (optind < argc)
+		o->kernel = argv[optind++];
+	if (optind < argc) {
+		kx_err("%s: unexpected argument (one kernel image only)",
+		       argv[optind]);
+		return -1;
+	}
+	if (o->action == ACT_NONE)
+		o->action = o->kernel ? ACT_DEFAULT : ACT_NONE;
+	if (o->action == ACT_NONE) {
+		kx_err("options: nothing to do (try 'kexec --help')");
+		return -1;
+	}
+	return check_kernel_arg(o);
+}

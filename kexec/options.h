@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Command-line options: argv in, one struct kexec_opts out.  Parsing has no
+ * side effects; main() decides what to do with the result.
+ */
+#ifndef KJUMP_OPTIONS_H
+#define KJUMP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum kexec_action {
+	ACT_NONE,	/* nothing chosen yet */
+	ACT_DEFAULT,	/* kernel given, no action: load, then shutdown -r */
+	ACT_LOAD,	/* -l, or -p */
+	ACT_UNLOAD,	/* -u */
+	ACT_EXEC,	/* -e */
+	ACT_FORCE,	/* -f: load and exec at once, no shutdown */
+	ACT_JUMP,	/* -j */
+	ACT_HELP,	/* -h */
+	ACT_VERSION,	/* -v */
+};
+
+#define KEXEC_MAX_APPEND	16
+
+struct kexec_opts {
+	enum kexec_action action;
+	bool panic;		/* -p: the crash (panic) slot */
+	bool no_ifdown;		/* -x */
+	bool no_sync;		/* -y */
+	bool no_checks;		/* -i: purgatory skips sha256 */
+	bool debug;		/* -d */
+	bool reuse_cmdline;
+	const char *type;	/* -t, NULL: probe */
+	const char *kernel;	/* first non-option argument */
+	const char *initrd;
+	const char *append[KEXEC_MAX_APPEND];	/* --append/--command-line */
+	unsigned int nr_append;
+	uint64_t mem_min;
+	uint64_t mem_max;	/* inclusive, UINT64_MAX: no limit */
+};
+
+/*
+ * Parse argv.  Returns 0 on success; on bad usage prints one
+ * "kexec: ..." line and returns -1.
+ */
+int parse_options(int argc, char **argv, struct kexec_opts *opts);
+
+void print_usage(void);
+
+#endif

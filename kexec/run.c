@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <net/if.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "kexec-syscall.h"
+#include "log.h"
+#include "run.h"
+
+/*
+ * Take every interface but loopback down, so that no device keeps doing
+ * DMA into memory the next kernel is about to own.  A kernel without
+ * networking has nothing to take down: that is not an error.
+ */
+static void ifdown_all(void)
+{
+	struct if_nameindex *ifs, *i;
+	int fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	ifs = if_nameindex();
+	for (i = ifs; i && i->if_index; i++) {
+		struct ifreq req;
+
+		if (!strcmp(i->if_name, "lo"))
+			continue;
+		memset(&req, 0, sizeof(req));
+		strncpy(req.ifr_name, i->if_name, IFNAMSIZ - 1);
+		if (ioctl(fd, SIOCGIFFLAGS, &req) < 0)
+			continue;
+		req.ifr_flags &= ~IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &req) < 0)
+			kx_warn("ifdown %s: %s", i->if_name, strerror(errno));
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+	close(fd);
+}
+
+static int need_loaded(const char *what, bool crash, const char *hint)
+{
+	int loaded = kexec_slot_loaded(crash);
+
+	if (loaded < 0) {
+		kx_err("%s: cannot tell whether a kernel is loaded (%s)", what,
+		       strerror(-loaded));
+		return -1;
+	}
+	if (!loaded) {
+		kx_err("%s: nothing loaded (%s)", what, hint);
+		return -1;
+	}
+	return 0;
+}
+
+int exec_kernel(const struct kexec_opts *o)
+{
+	int ret;
+
+	if (need_loaded("exec", false, "load a kernel with kexec -l first"))
+		return -1;
+	if (!o->no_sync)
+		sync();
+	if (!o->no_ifdown)
+		ifdown_all();
+	ret = kexec_reboot(LINUX_REBOOT_CMD_KEXEC);
+	if (!ret)
+		return 0;	/* a preserve-context image returned */
+	kx_err("exec: %s", ret == -EPERM ?
+	       "not permitted (needs CAP_SYS_BOOT)" : strerror(-ret));
+	return -1;
+}
+
+int jump_kernel(const struct kexec_opts *o)
+{
+	int ret;
+
+	if (!o->no_sync)
+		sync();
+	ret = kexec_reboot(LINUX_REBOOT_CMD_KJUMP);
+	if (!ret)
+		return 0;
+	if (ret == -EPERM)
+		kx_err("jump: not permitted (needs CAP_SYS_BOOT)");
+	else if (ret == -EINVAL)
+		kx_err("jump: the kernel refused LINUX_REBOOT_CMD_KJUMP: nothing to jump to, or a kernel without the kexec-jump companion (load with kexec -p first; on a stock kernel use --load-preserve-context and kexec -e)");
+	else if (ret == -EBUSY)
+		kx_err("jump: another kexec operation is in progress");
+	else
+		kx_err("jump: %s", strerror(-ret));
+	return -1;
+}
+
+int run_shutdown(void)
+{
+	char *const argv[] = { "shutdown", "-r", "now", NULL };
+
+	execv("/sbin/shutdown", argv);
+	kx_err("/sbin/shutdown: %s (the kernel stays loaded; run kexec -e)",
+	       strerror(errno));
+	return -1;
+}

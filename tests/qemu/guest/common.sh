@@ -1,0 +1,52 @@
+# Helpers for the guest scenario scripts (/scenarios/NAME.sh), sourced as
+#   . /lib/kjump/common.sh
+# /init exports KJ_STAGE, KJ_SCENARIO, KJ_MARKER, KJ_IMPL and KEXEC (the kexec
+# binary under test).  Scenarios report facts with kj_say; the host decides
+# pass or fail from those lines (tests/qemu/scenarios/NAME.host).
+
+# kj_say TEXT...: one line for the host, "KJ <stage>: TEXT".
+kj_say() {
+	echo "KJ $KJ_STAGE: $*"
+}
+
+# kj_b_append: the command line for a kexec'd stage B of this scenario.
+kj_b_append() {
+	echo "console=ttyS0,115200 panic=-1 kjump.stage=B kjump.scenario=$KJ_SCENARIO kjump.impl=$KJ_IMPL kjump.marker=$KJ_MARKER"
+}
+
+# kj_loaded: print "kexec_loaded=<value of /sys/kernel/kexec_loaded>".
+kj_loaded() {
+	kj_say "kexec_loaded=$(cat /sys/kernel/kexec_loaded 2>&1)"
+}
+
+# kj_need_kexec: stop the scenario if the kexec under test is missing.
+kj_need_kexec() {
+	if [ ! -x "$KEXEC" ]; then
+		kj_say "no kexec at $KEXEC (impl=$KJ_IMPL)"
+		exit 1
+	fi
+}
+
+# kj_run LABEL CMD [ARG...]: run CMD, then report
+#   LABEL rc=N
+#   LABEL stdout: LINE        (one per line of stdout)
+#   LABEL stderr: LINE        (one per line of stderr)
+#   LABEL stderr-lines=N      (a last line without a newline counts too)
+# and return CMD's exit status.
+kj_run() {
+	_label=$1
+	shift
+	"$@" >/tmp/kj.out 2>/tmp/kj.err
+	_rc=$?
+	kj_say "$_label rc=$_rc"
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		kj_say "$_label stdout: $_l"
+	done </tmp/kj.out
+	_n=0
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		kj_say "$_label stderr: $_l"
+		_n=$((_n + 1))
+	done </tmp/kj.err
+	kj_say "$_label stderr-lines=$_n"
+	return $_rc
+}

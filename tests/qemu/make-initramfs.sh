@@ -1,0 +1,203 @@
+#!/bin/sh
+# Build the two initramfs images the QEMU scenarios boot.
+#
+#   make-initramfs.sh [-k BZIMAGE] OUTDIR
+#
+# OUTDIR/initrd-b.cpio.gz  busybox (static, i386) with its applet symlinks,
+#                          /init, /lib/kjump/common.sh, /scenarios/NAME.sh,
+#                          and our kexec at /sbin/kexec when $KEXEC is set.
+# OUTDIR/initrd-a.cpio.gz  all of B, plus /boot/bzImage, /boot/initrd-b.cpio.gz,
+#                          Debian's kexec-tools at /opt/debian/sbin/kexec and
+#                          the two glibc files it needs under /lib.
+#
+# BZIMAGE defaults to the companion kernel (kernel-companion/build-kernel.sh).
+# $KEXEC, when set, names our static i386 kexec.  The Debian packages
+# (busybox-static, kexec-tools, libc6, all :i386) are fetched once with
+# `apt-get download` into $KJUMP_CACHE_DIR/debs-i386 and unpacked with
+# `dpkg-deb -x`; nothing is installed.
+#
+# The images are rebuilt only when the hash of the inputs (this script, the
+# guest files, the scenarios, the .debs, the kernel and $KEXEC) changes.
+# Files are owned by root in the archive; no root privileges are needed.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}
+debdir=$cache/debs-i386
+pkgs="busybox-static kexec-tools libc6"
+
+die() { echo "make-initramfs: $*" >&2; exit 1; }
+say() { echo "make-initramfs: $*" >&2; }
+
+bzimage=
+while getopts k: opt; do
+	case $opt in
+	k) bzimage=$OPTARG ;;
+	*) echo "usage: $0 [-k BZIMAGE] OUTDIR" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] || { echo "usage: $0 [-k BZIMAGE] OUTDIR" >&2; exit 2; }
+out=$1
+
+if [ -z "$bzimage" ]; then
+	kdir=$("$top/kernel-companion/build-kernel.sh" -q | tail -n 1) ||
+		die "kernel build failed"
+	bzimage=$kdir/bzImage
+fi
+[ -r "$bzimage" ] || die "$bzimage: no such kernel image"
+
+kexec_ours=${KEXEC:-}
+if [ -n "$kexec_ours" ]; then
+	[ -f "$kexec_ours" ] || die "KEXEC=$kexec_ours: no such file"
+	# ELF magic, ELFCLASS32, e_machine EM_386 (3): catch an amd64 build early.
+	hdr=$(od -An -tx1 -N20 "$kexec_ours" | tr -d ' \n')
+	case $hdr in
+	7f454c4601*) ;;
+	*) die "KEXEC=$kexec_ours: not a 32-bit ELF file" ;;
+	esac
+	[ "$(echo "$hdr" | cut -c37-40)" = 0300 ] ||
+		die "KEXEC=$kexec_ours: not an i386 (EM_386) executable"
+fi
+
+# newest cached .deb of package $1, or nothing
+deb_of() {
+	ls "$debdir/$1"_*_i386.deb 2>/dev/null | sort -V | tail -n 1
+}
+
+fetch_debs() {
+	mkdir -p "$debdir"
+	for p in $pkgs; do
+		[ -n "$(deb_of "$p")" ] && continue
+		say "downloading $p:i386"
+		(cd "$debdir" && apt-get download -q "$p:i386") >"$debdir/download.log" 2>&1 || {
+			cat "$debdir/download.log" >&2
+			die "apt-get download $p:i386 failed (is the i386 architecture enabled? dpkg --add-architecture i386 && apt-get update)"
+		}
+		[ -n "$(deb_of "$p")" ] || die "apt-get download $p:i386 left no .deb in $debdir"
+	done
+}
+
+# Write one newc header plus name (padded to 4 bytes) for an entry with no
+# data: $1 name, $2 mode (decimal), $3 rdev major, $4 rdev minor, $5 ino.
+newc_entry() {
+	namesize=$((${#1} + 1))
+	printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
+		"$5" "$2" 0 0 1 0 0 0 0 "$3" "$4" "$namesize" 0
+	printf '%s\000' "$1"
+	pad=$(((4 - (110 + namesize) % 4) % 4))
+	while [ $pad -gt 0 ]; do printf '\000'; pad=$((pad - 1)); done
+}
+
+# A tiny newc archive holding /dev and /dev/console (char 5:1), written by
+# hand so that building the images needs no mknod (and so no root).  The
+# kernel opens /dev/console for init before /init can mount devtmpfs.
+devnodes_cpio() {
+	newc_entry dev $((0040755)) 0 0 1
+	newc_entry dev/console $((0020600)) 5 1 2
+	newc_entry 'TRAILER!!!' 0 0 0 0
+}
+
+# Pack directory $1 into the gzip'd newc archive $2.
+pack() {
+	{
+		devnodes_cpio
+		(cd "$1" && find . -mindepth 1 | LC_ALL=C sort |
+			cpio -o -H newc -R 0:0 --quiet)
+	} | gzip -n -6 >"$2"
+}
+
+fetch_debs
+
+inputs_hash=$( {
+	cd "$here"
+	for f in make-initramfs.sh guest/* scenarios/*.guest.sh; do
+		echo "== $f"
+		cat "$f"
+	done
+	for p in $pkgs; do
+		echo "== deb $(basename "$(deb_of "$p")")"
+		cat "$(deb_of "$p")"
+	done
+	echo "== bzImage"
+	cat "$bzimage"
+	if [ -n "$kexec_ours" ]; then
+		echo "== kexec"
+		cat "$kexec_ours"
+	else
+		echo "== no kexec"
+	fi
+} | sha256sum | cut -d' ' -f1)
+
+mkdir -p "$out"
+exec 9>"$out/.lock"
+flock 9
+if [ -f "$out/inputs.sha256" ] && [ -f "$out/initrd-a.cpio.gz" ] &&
+	[ -f "$out/initrd-b.cpio.gz" ] &&
+	[ "$(cat "$out/inputs.sha256")" = "$inputs_hash" ]; then
+	exit 0
+fi
+
+say "building images in $out"
+stage=$(mktemp -d "$out/.stage.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+ex=$stage/extract
+mkdir -p "$ex"
+for p in $pkgs; do
+	dpkg-deb -x "$(deb_of "$p")" "$ex"
+done
+
+# --- B: busybox, init, scenarios (and our kexec) ---
+b=$stage/b
+mkdir -p "$b/bin" "$b/sbin" "$b/usr/bin" "$b/usr/sbin" "$b/proc" "$b/sys" \
+	"$b/dev" "$b/tmp" "$b/root" "$b/etc" "$b/lib/kjump" "$b/scenarios"
+cp "$ex/bin/busybox" "$b/bin/busybox"
+# Applet symlinks.  Listing the applets runs the i386 busybox on the host;
+# if the host cannot run it, /init falls back to `busybox --install -s`.
+if applets=$("$b/bin/busybox" --list-full 2>/dev/null) && [ -n "$applets" ]; then
+	for a in $applets; do
+		case $a in
+		*/*) ;;
+		*) continue ;;       # linuxrc
+		esac
+		[ -e "$b/$a" ] || [ -L "$b/$a" ] && continue
+		d=$(dirname "$a")
+		case $d in
+		bin) ln -s busybox "$b/$a" ;;
+		*) ln -s /bin/busybox "$b/$a" ;;
+		esac
+	done
+else
+	say "cannot run the i386 busybox here; /init will install the applets"
+	ln -s busybox "$b/bin/sh"
+fi
+install -m 0755 "$here/guest/init" "$b/init"
+install -m 0644 "$here/guest/common.sh" "$b/lib/kjump/common.sh"
+for f in "$here"/scenarios/*.guest.sh; do
+	n=$(basename "$f" .guest.sh)
+	install -m 0755 "$f" "$b/scenarios/$n.sh"
+done
+if [ -n "$kexec_ours" ]; then
+	install -m 0755 "$kexec_ours" "$b/sbin/kexec"
+fi
+echo "root:x:0:0:root:/root:/bin/sh" >"$b/etc/passwd"
+echo "root:x:0:" >"$b/etc/group"
+
+# --- A: B plus the kernel, B's initramfs and Debian's kexec-tools ---
+a=$stage/a
+cp -a "$b" "$a"
+mkdir -p "$a/boot" "$a/opt/debian/sbin" "$a/lib/i386-linux-gnu"
+pack "$b" "$stage/initrd-b.cpio.gz"
+cp "$bzimage" "$a/boot/bzImage"
+cp "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b.cpio.gz"
+install -m 0755 "$ex/sbin/kexec" "$a/opt/debian/sbin/kexec"
+install -m 0755 "$ex/lib/i386-linux-gnu/ld-linux.so.2" "$a/lib/i386-linux-gnu/ld-linux.so.2"
+install -m 0755 "$ex/lib/i386-linux-gnu/libc.so.6" "$a/lib/i386-linux-gnu/libc.so.6"
+ln -s i386-linux-gnu/ld-linux.so.2 "$a/lib/ld-linux.so.2"
+pack "$a" "$stage/initrd-a.cpio.gz"
+
+mv -f "$stage/initrd-b.cpio.gz" "$out/initrd-b.cpio.gz"
+mv -f "$stage/initrd-a.cpio.gz" "$out/initrd-a.cpio.gz"
+echo "$inputs_hash" >"$out/inputs.sha256"
+say "A $(wc -c <"$out/initrd-a.cpio.gz") bytes, B $(wc -c <"$out/initrd-b.cpio.gz") bytes"

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Run the test suites and print one summary line: "N passed, N failed[, N skipped]".
+#
+#   run-checks.sh unit|qemu|all
+#
+# Every test prints result lines "PASS: name", "FAIL: name: why" or
+# "SKIP: name: why"; this script runs them, passes their output through
+# and counts.  A test program that exits non-zero without printing a
+# FAIL line counts as one failure, so a crash cannot pass silently.
+#
+# Environment (set by make): UNIT_TEST_PROGS, UNIT_SHELL_TESTS, srcdir,
+# builddir, QEMU_TESTS (yes|no), KEXEC_I386 (static i386 kexec for guests).
+set -u
+
+part=${1:-all}
+srcdir=${srcdir:-.}
+builddir=${builddir:-.}
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+
+# run NAME CMD...: run one test program, record its result lines.
+run() {
+	name=$1
+	shift
+	out=$(mktemp)
+	"$@" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	grep -E '^(PASS|FAIL|SKIP): ' "$out" >>"$results"
+	if [ $rc -ne 0 ] && [ $rc -ne 77 ] && ! grep -q '^FAIL: ' "$out"; then
+		echo "FAIL: $name: exited with status $rc"
+		echo "FAIL: $name: exited with status $rc" >>"$results"
+	fi
+	if ! grep -qE '^(PASS|FAIL|SKIP): ' "$out" && [ $rc -eq 0 ]; then
+		echo "FAIL: $name: printed no result"
+		echo "FAIL: $name: printed no result" >>"$results"
+	fi
+	rm -f "$out"
+}
+
+run_unit() {
+	for prog in ${UNIT_TEST_PROGS:-}; do
+		run "$prog" "$builddir/$prog"
+	done
+	for script in ${UNIT_SHELL_TESTS:-}; do
+		run "$script" sh "$srcdir/$script"
+	done
+}
+
+run_qemu() {
+	if [ "${QEMU_TESTS:-yes}" != yes ]; then
+		for s in $(sh "$srcdir/tests/qemu/run-all.sh" --list); do
+			echo "SKIP: qemu/$s: configured with --disable-qemu-tests" |
+				tee -a "$results"
+		done
+		return
+	fi
+	run qemu sh "$srcdir/tests/qemu/run-all.sh"
+}
+
+case $part in
+unit) run_unit ;;
+qemu) run_qemu ;;
+all) run_unit; run_qemu ;;
+*) echo "usage: $0 unit|qemu|all" >&2; exit 2 ;;
+esac
+
+passed=$(grep -c '^PASS: ' "$results")
+failed=$(grep -c '^FAIL: ' "$results")
+skipped=$(grep -c '^SKIP: ' "$results")
+echo
+if [ "$failed" -ne 0 ]; then
+	echo "Failed:"
+	grep '^FAIL: ' "$results" | sed 's/^/  /'
+fi
+if [ "$skipped" -ne 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
