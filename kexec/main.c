@@ -32,6 +32,8 @@ static int dispatch(const struct kexec_opts *o)
 		return exec_kernel(o);
 	case ACT_JUMP:
 		return jump_kernel(o);
+	case ACT_STATUS:
+		break;	/* has its own exit codes, see main() */
 	case ACT_FORCE:
 		if (load_kernel(o))
 			return -1;
@@ -54,10 +56,13 @@ int main(int argc, char **argv)
 	if (parse_options(argc, argv, &opts))
 		return EXIT_FAILURE;
 	kx_set_debug(opts.debug);
-	ret = dispatch(&opts);
+	if (opts.action == ACT_STATUS)
+		ret = report_status(&opts);
+	else
+		ret = dispatch(&opts) ? EXIT_FAILURE : EXIT_SUCCESS;
 	if (fflush(stdout) == EOF) {
 		perror("kexec: stdout");
 		return EXIT_FAILURE;
 	}
-	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ret;
 }

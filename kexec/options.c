@@ -14,6 +14,9 @@ enum {
 	OPT_REUSE_CMDLINE,
 	OPT_MEM_MIN,
 	OPT_MEM_MAX,
+	OPT_PASS_MEMMAP,
+	OPT_ELF32,
+	OPT_ELF64,
 };
 
 static const struct option long_opts[] = {
@@ -28,6 +31,11 @@ static const struct option long_opts[] = {
 	{ "unload",		no_argument,		NULL, 'u' },
 	{ "exec",		no_argument,		NULL, 'e' },
 	{ "jump",		no_argument,		NULL, 'j' },
+	{ "load-panic",		no_argument,		NULL, 'p' },
+	{ "status",		no_argument,		NULL, 'S' },
+	{ "pass-memmap-cmdline", no_argument,		NULL, OPT_PASS_MEMMAP },
+	{ "elf32-core-headers",	no_argument,		NULL, OPT_ELF32 },
+	{ "elf64-core-headers",	no_argument,		NULL, OPT_ELF64 },
 	{ "type",		required_argument,	NULL, 't' },
 	{ "append",		required_argument,	NULL, OPT_APPEND },
 	{ "command-line",	required_argument,	NULL, OPT_APPEND },
@@ -39,7 +47,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char short_opts[] = ":hvdfxyiluejt:";
+static const char short_opts[] = ":hvdfxyiluejpSt:";
 
 void print_usage(void)
 {
@@ -52,8 +60,12 @@ void print_usage(void)
 "  -e, --exec            run the loaded kernel now\n"
 "  -f, --force           load KERNEL and run it at once, without shutdown\n"
 "  -u, --unload          unload the kernel in the normal slot\n"
-"  -j, --jump            jump into the loaded kernel and expect to come back\n"
+"  -p, --load-panic      load KERNEL into the crash slot (needs crashkernel=)\n"
+"                        with -u: unload the crash slot\n"
+"  -j, --jump            jump into the crash-slot kernel and expect to come back\n"
 "                        (needs the kernel companion; see kexec(8))\n"
+"  -S, --status          exit 1 if the crash slot is loaded, 0 if not\n"
+"                        (with -l: the normal slot)\n"
 "  (none)                load KERNEL, then run 'shutdown -r now'\n"
 "\n"
 "Loading:\n"
@@ -67,6 +79,13 @@ void print_usage(void)
 "      --mem-min=ADDR    lowest physical address to place segments at\n"
 "      --mem-max=ADDR    highest physical address to place segments at\n"
 "  -i, --no-checks       purgatory skips the sha256 check of the segments\n"
+"\n"
+"Crash loading (-p):\n"
+"      --pass-memmap-cmdline  give the crash kernel its memory map as\n"
+"                        memmap= words instead of in its e820 table\n"
+"      --elf32-core-headers   force ELF32 core headers (default unless RAM\n"
+"                        ends above 4 GiB)\n"
+"      --elf64-core-headers   force ELF64 core headers\n"
 "\n"
 "Running:\n"
 "  -x, --no-ifdown       do not take network interfaces down before -e\n"
@@ -98,7 +117,7 @@ static int set_action(struct kexec_opts *o, enum kexec_action act, char c)
 {
 	static const char names[] = { [ACT_LOAD] = 'l', [ACT_UNLOAD] = 'u',
 				      [ACT_EXEC] = 'e', [ACT_FORCE] = 'f',
-				      [ACT_JUMP] = 'j' };
+				      [ACT_JUMP] = 'j', [ACT_STATUS] = 'S' };
 
 	if (o->action != ACT_NONE && o->action != act) {
 		kx_err("options: -%c and -%c cannot be combined",
@@ -118,11 +137,16 @@ static int parse_one(struct kexec_opts *o, int c)
 	case 'x': o->no_ifdown = true; return 0;
 	case 'y': o->no_sync = true; return 0;
 	case 'i': o->no_checks = true; return 0;
-	case 'l': return set_action(o, ACT_LOAD, 'l');
+	case 'l': o->seen_l = true; return 0;
 	case 'u': return set_action(o, ACT_UNLOAD, 'u');
 	case 'e': return set_action(o, ACT_EXEC, 'e');
 	case 'f': return set_action(o, ACT_FORCE, 'f');
 	case 'j': return set_action(o, ACT_JUMP, 'j');
+	case 'S': return set_action(o, ACT_STATUS, 'S');
+	case 'p': o->panic = true; return 0;
+	case OPT_PASS_MEMMAP: o->pass_memmap_cmdline = true; return 0;
+	case OPT_ELF32: o->elf_class = 32; return 0;
+	case OPT_ELF64: o->elf_class = 64; return 0;
 	case 't': o->type = optarg; return 0;
 	case OPT_INITRD: o->initrd = optarg; return 0;
 	case OPT_REUSE_CMDLINE: o->reuse_cmdline = true; return 0;
@@ -139,6 +163,35 @@ static int parse_one(struct kexec_opts *o, int c)
 	default:
 		return -1;
 	}
+}
+
+/*
+ * -l and -p name a slot as much as an action: "-l -S" asks about the
+ * normal slot, "-p -u" unloads the crash slot, "-p" alone loads it.
+ */
+static int resolve_slot(struct kexec_opts *o)
+{
+	static const char names[] = { [ACT_EXEC] = 'e', [ACT_FORCE] = 'f',
+				      [ACT_JUMP] = 'j', [ACT_DEFAULT] = '?' };
+
+	if (o->seen_l && o->action != ACT_STATUS &&
+	    set_action(o, ACT_LOAD, 'l'))
+		return -1;
+	if (!o->panic)
+		return 0;
+	if (o->action == ACT_EXEC || o->action == ACT_FORCE ||
+	    o->action == ACT_JUMP) {
+		kx_err("options: -p and -%c cannot be combined",
+		       names[o->action]);
+		return -1;
+	}
+	if (o->action == ACT_STATUS && o->seen_l) {
+		kx_err("options: -S takes -l or -p, not both");
+		return -1;
+	}
+	if (o->action == ACT_NONE)
+		o->action = ACT_LOAD;
+	return 0;
 }
 
 /* getopt's own messages carry argv[0]; ours are "kexec: <what>: <why>". */
@@ -205,6 +258,8 @@ int parse_options(int argc, char **argv, struct kexec_opts *o)
 		       argv[optind]);
 		return -1;
 	}
+	if (resolve_slot(o))
+		return -1;
 	if (o->action == ACT_NONE)
 		o->action = o->kernel ? ACT_DEFAULT : ACT_NONE;
 	if (o->action == ACT_NONE) {

@@ -17,6 +17,7 @@ enum kexec_action {
 	ACT_EXEC,	/* -e */
 	ACT_FORCE,	/* -f: load and exec at once, no shutdown */
 	ACT_JUMP,	/* -j */
+	ACT_STATUS,	/* -S */
 	ACT_HELP,	/* -h */
 	ACT_VERSION,	/* -v */
 };
@@ -26,11 +27,14 @@ enum kexec_action {
 struct kexec_opts {
 	enum kexec_action action;
 	bool panic;		/* -p: the crash (panic) slot */
+	bool seen_l;		/* -l given: load, or with -S the normal slot */
 	bool no_ifdown;		/* -x */
 	bool no_sync;		/* -y */
 	bool no_checks;		/* -i: purgatory skips sha256 */
 	bool debug;		/* -d */
 	bool reuse_cmdline;
+	bool pass_memmap_cmdline;	/* crash map as memmap= words */
+	int elf_class;		/* 0: auto, 32 or 64: forced core header class */
 	const char *type;	/* -t, NULL: probe */
 	const char *kernel;	/* first non-option argument */
 	const char *initrd;

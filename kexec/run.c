@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdio.h>
 #include <net/if.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -104,4 +105,20 @@ int run_shutdown(void)
 	kx_err("/sbin/shutdown: %s (the kernel stays loaded; run kexec -e)",
 	       strerror(errno));
 	return -1;
+}
+
+int report_status(const struct kexec_opts *o)
+{
+	bool crash = !o->seen_l;
+	int loaded = kexec_slot_loaded(crash);
+
+	if (loaded < 0) {
+		kx_err("status: %s: %s", crash ?
+		       "/sys/kernel/kexec_crash_loaded" :
+		       "/sys/kernel/kexec_loaded", strerror(-loaded));
+		return 2;
+	}
+	printf("%s kernel: %s\n", crash ? "crash" : "normal",
+	       loaded ? "loaded" : "not loaded");
+	return loaded;
 }

@@ -13,6 +13,12 @@ int exec_kernel(const struct kexec_opts *opts);
 /* -j: reboot(LINUX_REBOOT_CMD_KJUMP); 0 means we jumped and came back. */
 int jump_kernel(const struct kexec_opts *opts);
 
+/*
+ * -S: print whether the crash (or, with -l, the normal) slot is loaded.
+ * Returns the exit status kexec-tools uses: 1 loaded, 0 not, 2 on error.
+ */
+int report_status(const struct kexec_opts *opts);
+
 /* Default action after a load: hand over to 'shutdown -r now'. */
 int run_shutdown(void);
 

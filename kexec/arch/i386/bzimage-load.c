@@ -17,9 +17,12 @@
 
 #include "arch.h"
 #include "boot-params.h"
+#include "cmdline.h"
+#include "crashdump.h"
 #include "bzimage-header.h"
 #include "bzimage.h"
 #include "file-io.h"
+#include "kexec-syscall.h"
 #include "log.h"
 #include "purgatory-setup.h"
 
@@ -70,14 +73,24 @@ static int place_initrd(const struct load_request *req,
 				addr);
 }
 
-static int check_cmdline(const struct load_request *req,
-			 const struct bzimage_info *bi)
-{
-	size_t len = strlen(req->cmdline);
+/* Everything one bzImage load works out before it builds the zero page. */
+struct bz_load {
+	struct bzimage_info bi;
+	struct cmdline cmdline;		/* final text for the new kernel */
+	const struct mem_map *e820;	/* the map the new kernel gets */
+	struct crash_setup crash;	/* -p only */
+	uint64_t kernel;
+	uint64_t initrd;
+};
 
-	if (len > bi->cmdline_size) {
-		kx_err("command line: %zu bytes, this kernel takes at most %" PRIu32,
-		       len, bi->cmdline_size);
+static int check_cmdline(const struct kexec_opts *o, struct bz_load *ld)
+{
+	size_t len = strlen(cmdline_str(&ld->cmdline));
+
+	if (len > ld->bi.cmdline_size) {
+		kx_err("command line: %zu bytes%s, this kernel takes at most %" PRIu32,
+		       len, o->panic ? " with the crash parameters" : "",
+		       ld->bi.cmdline_size);
 		return -E2BIG;
 	}
 	return 0;
@@ -97,12 +110,11 @@ static uint8_t *read_old_boot_params(const char *root, size_t *len)
 }
 
 static int place_boot_params(const struct load_request *req,
-			     const struct bzimage_info *bi,
-			     struct kexec_image *img, uint64_t initrd,
-			     struct boot_params_spec *spec,
-			     uint8_t **bp)
+			     struct bz_load *ld, struct kexec_image *img,
+			     struct boot_params_spec *spec, uint8_t **bp)
 {
-	size_t size = boot_params_size(strlen(req->cmdline), 0);
+	const char *text = cmdline_str(&ld->cmdline);
+	size_t size = boot_params_size(strlen(text), 0);
 
 	*bp = calloc(1, size);
 	if (!*bp || image_own(img, *bp)) {
@@ -111,43 +123,86 @@ static int place_boot_params(const struct load_request *req,
 		return -ENOMEM;
 	}
 	*spec = (struct boot_params_spec){
-		.kernel = req->kernel, .bi = bi, .e820 = req->memmap,
-		.cmdline = req->cmdline, .initrd_addr = initrd,
-		.initrd_len = initrd ? req->initrd_len : 0,
+		.kernel = req->kernel, .bi = &ld->bi, .e820 = ld->e820,
+		.cmdline = text, .initrd_addr = ld->initrd,
+		.initrd_len = ld->initrd ? req->initrd_len : 0,
 	};
 	return image_add_buffer(img, "bootparams", *bp, size, size,
 				PAGE_SIZE_4K, MIB, LOWMEM_LIMIT, true,
 				&spec->addr);
 }
 
-static int bzimage_load(const struct load_request *req,
-			struct kexec_image *img)
+/* -p: into the crash region, with backup, ELF header and a cut-down map. */
+static int prepare_crash(const struct load_request *req, struct bz_load *ld,
+			 struct kexec_image *img)
+{
+	int ret;
+
+	if (!ld->bi.relocatable) {
+		kx_err("%s: -p needs a relocatable kernel (CONFIG_RELOCATABLE)",
+		       req->opts->kernel);
+		return -EINVAL;
+	}
+	ret = crash_prepare(req, img, &ld->crash);
+	if (ret)
+		return ret;
+	/* With memmap=exactmap the kernel ignores e820 anyway. */
+	if (!req->opts->pass_memmap_cmdline)
+		ld->e820 = &ld->crash.map;
+	img->flags |= KEXEC_ON_CRASH;
+	return cmdline_append(&ld->cmdline, cmdline_str(&ld->crash.extra));
+}
+
+static int place_segments(const struct load_request *req, struct bz_load *ld,
+			  struct kexec_image *img,
+			  struct boot_params_spec *spec, uint8_t **bp,
+			  struct purgatory_slot *slot)
+{
+	int ret;
+
+	ret = place_kernel(&ld->bi, img, &ld->kernel);
+	if (!ret)
+		ret = place_initrd(req, &ld->bi, img, &ld->initrd);
+	if (!ret)
+		ret = place_boot_params(req, ld, img, spec, bp);
+	if (!ret)
+		ret = purgatory_place(img, MIB, LOWMEM_LIMIT, slot);
+	return ret;
+}
+
+static void set_purgatory(const struct kexec_opts *o, const struct bz_load *ld,
+			  const struct boot_params_spec *spec,
+			  struct purgatory_slot *slot)
+{
+	struct purgatory_params *p = slot->params;
+
+	p->regs = (struct purgatory_regs){
+		.esi = (uint32_t)spec->addr, .eip = (uint32_t)ld->kernel,
+		.esp = (uint32_t)slot->stack_top,
+	};
+	p->serial_port = 0x3f8;
+	if (o->debug)
+		p->flags |= PGF_SERIAL;
+	if (o->panic) {
+		p->flags |= PGF_BACKUP;
+		p->backup_src = ld->crash.backup_src;
+		p->backup_dst = ld->crash.backup_dst;
+		p->backup_len = ld->crash.backup_len;
+	}
+}
+
+static int build_image(const struct load_request *req, struct bz_load *ld,
+		       struct kexec_image *img)
 {
 	struct boot_params_spec spec;
 	struct purgatory_slot slot;
-	struct bzimage_info bi;
-	uint64_t kernel, initrd;
-	char why[128];
 	uint8_t *bp, *old;
 	size_t old_len = 0;
 	int ret;
 
-	if (bzimage_parse(req->kernel, req->kernel_len, &bi, why, sizeof(why))) {
-		kx_err("%s: not a bzImage: %s", req->opts->kernel, why);
-		return -EINVAL;
-	}
-	ret = check_cmdline(req, &bi);
-	if (!ret)
-		ret = place_kernel(&bi, img, &kernel);
-	if (!ret)
-		ret = place_initrd(req, &bi, img, &initrd);
-	if (!ret)
-		ret = place_boot_params(req, &bi, img, initrd, &spec, &bp);
-	if (!ret)
-		ret = purgatory_place(img, MIB, LOWMEM_LIMIT, &slot);
+	ret = place_segments(req, ld, img, &spec, &bp, &slot);
 	if (ret)
 		return ret;
-
 	old = read_old_boot_params(req->root, &old_len);
 	spec.old_bp = old;
 	spec.old_bp_len = old_len;
@@ -155,15 +210,34 @@ static int bzimage_load(const struct load_request *req,
 	free(old);
 	if (ret)
 		return ret;
-
-	slot.params->regs = (struct purgatory_regs){
-		.esi = (uint32_t)spec.addr, .eip = (uint32_t)kernel,
-		.esp = (uint32_t)slot.stack_top,
-	};
-	slot.params->serial_port = 0x3f8;
-	if (req->opts->debug)
-		slot.params->flags |= PGF_SERIAL;
+	set_purgatory(req->opts, ld, &spec, &slot);
 	return purgatory_finish(img, &slot, !req->opts->no_checks);
+}
+
+static int bzimage_load(const struct load_request *req,
+			struct kexec_image *img)
+{
+	struct bz_load ld = { .e820 = req->memmap };
+	char why[128];
+	int ret;
+
+	if (bzimage_parse(req->kernel, req->kernel_len, &ld.bi, why,
+			  sizeof(why))) {
+		kx_err("%s: not a bzImage: %s", req->opts->kernel, why);
+		return -EINVAL;
+	}
+	cmdline_init(&ld.cmdline);
+	crash_setup_init(&ld.crash);
+	ret = cmdline_append(&ld.cmdline, req->cmdline);
+	if (!ret && req->opts->panic)
+		ret = prepare_crash(req, &ld, img);
+	if (!ret)
+		ret = check_cmdline(req->opts, &ld);
+	if (!ret)
+		ret = build_image(req, &ld, img);
+	crash_setup_free(&ld.crash);
+	cmdline_free(&ld.cmdline);
+	return ret;
 }
 
 const struct image_loader bzimage_loader = {

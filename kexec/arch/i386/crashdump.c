@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <elf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crash-sources.h"
+#include "crashdump.h"
+#include "elf-core.h"
+#include "file-io.h"
+#include "iomem.h"
+#include "log.h"
+
+#define LOW_MEMORY_END		0xa0000ull	/* 640K */
+#define I386_PAGE_OFFSET	0xc0000000ull
+#define I386_LOWMEM_LIMIT	0x38000000ull	/* 896 MiB */
+#define MAX_LOADS		(MEMMAP_MAX_RANGES / 8)
+
+void crash_setup_init(struct crash_setup *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	memmap_init(&cs->map);
+	cmdline_init(&cs->extra);
+}
+
+void crash_setup_free(struct crash_setup *cs)
+{
+	memmap_free(&cs->map);
+	cmdline_free(&cs->extra);
+}
+
+static int read_iomem(const char *root, char **text)
+{
+	char path[256];
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/proc/iomem", root);
+	ret = read_file(path, 1 << 20, text, &len);
+	if (ret)
+		kx_err("%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* The old kernel's RAM, from /proc/iomem, as the dump must describe it. */
+static int old_ram(const char *iomem, struct mem_map *ram)
+{
+	int ret = iomem_collect(iomem, "System RAM", MEM_RAM, ram);
+
+	if (ret || !ram->n) {
+		kx_err("/proc/iomem: no System RAM ranges (%s)",
+		       ret ? "malformed" : "not root?");
+		return ret ? ret : -ENOENT;
+	}
+	memmap_normalize(ram);
+	return 0;
+}
+
+/* Low memory the new kernel will use: the RAM range starting below 640K. */
+static int find_backup_source(const struct mem_map *ram, struct crash_setup *cs)
+{
+	size_t i;
+
+	for (i = 0; i < ram->n; i++) {
+		const struct mem_range *r = &ram->r[i];
+
+		if (r->start >= LOW_MEMORY_END)
+			continue;
+		cs->backup_src = (uint32_t)r->start;
+		cs->backup_len = (uint32_t)((r->end < LOW_MEMORY_END ?
+					     r->end : LOW_MEMORY_END) - r->start);
+		return 0;
+	}
+	kx_err("/proc/iomem: no RAM below 640K to back up");
+	return -ENOENT;
+}
+
+static int restrict_to_region(struct kexec_image *img,
+			      const struct crash_setup *cs)
+{
+	struct mem_map region;
+	int ret;
+
+	memmap_init(&region);
+	ret = memmap_add(&region, cs->region.start, cs->region.end, MEM_RAM);
+	if (!ret)
+		ret = image_set_usable(img, &region);
+	memmap_free(&region);
+	return ret;
+}
+
+/* Add a load for [start, end), pointing at the backup copy where needed. */
+static int add_loads(const struct crash_setup *cs, uint64_t start,
+		     uint64_t end, struct elfcore_load *loads, size_t *n)
+{
+	uint64_t bs = cs->backup_src, be = bs + cs->backup_len;
+
+	if (start >= end)
+		return 0;
+	if (*n + 3 > MAX_LOADS)
+		return -E2BIG;
+	if (end <= bs || start >= be) {
+		loads[(*n)++] = (struct elfcore_load){ start, end - start, start };
+		return 0;
+	}
+	if (start < bs)
+		loads[(*n)++] = (struct elfcore_load){ start, bs - start, start };
+	loads[(*n)++] = (struct elfcore_load){ bs, cs->backup_len,
+					       cs->backup_dst };
+	if (end > be)
+		loads[(*n)++] = (struct elfcore_load){ be, end - be, be };
+	return 0;
+}
+
+/* Every RAM range of the old kernel outside the crash region. */
+static int dump_loads(const struct mem_map *ram, const struct crash_setup *cs,
+		      struct elfcore_load *loads, size_t *n)
+{
+	uint64_t cs_start = cs->region.start, cs_end = cs->region.end;
+	size_t i;
+	int ret = 0;
+
+	*n = 0;
+	for (i = 0; !ret && i < ram->n; i++) {
+		uint64_t s = ram->r[i].start, e = ram->r[i].end;
+
+		if (e <= cs_start || s >= cs_end) {
+			ret = add_loads(cs, s, e, loads, n);
+			continue;
+		}
+		ret = add_loads(cs, s, cs_start > s ? cs_start : s, loads, n);
+		if (!ret)
+			ret = add_loads(cs, cs_end < e ? cs_end : e, e, loads, n);
+	}
+	return ret;
+}
+
+static int elf_class_for(const struct kexec_opts *o, const struct mem_map *ram)
+{
+	if (o->elf_class)
+		return o->elf_class;
+	return ram->n && ram->r[ram->n - 1].end > (1ull << 32) ? 64 : 32;
+}
+
+static int read_notes(const char *root, struct elfcore_note *notes,
+		      size_t *n)
+{
+	int ret = read_cpu_crash_notes(root, notes, ELFCORE_MAX_NOTES - 1);
+
+	if (ret < 0) {
+		kx_err("/sys/devices/system/cpu: cannot read crash notes (%s)",
+		       strerror(-ret));
+		return ret;
+	}
+	*n = (size_t)ret;
+	ret = read_vmcoreinfo(root, &notes[*n]);
+	if (!ret)
+		(*n)++;
+	else if (ret != -ENOENT)
+		kx_warn("/sys/kernel/vmcoreinfo: unreadable, dump has no vmcoreinfo");
+	return 0;
+}
+
+static int add_elfcorehdr(const struct load_request *req,
+			  const struct mem_map *ram, struct kexec_image *img,
+			  struct crash_setup *cs)
+{
+	struct elfcore_note notes[ELFCORE_MAX_NOTES];
+	struct elfcore_load *loads = calloc(MAX_LOADS, sizeof(*loads));
+	struct elfcore_spec spec = {
+		.machine = EM_386, .page_offset = I386_PAGE_OFFSET,
+		.lowmem_limit = I386_LOWMEM_LIMIT, .notes = notes,
+		.loads = loads,
+	};
+	uint8_t *buf = NULL;
+	size_t size;
+	int ret = -ENOMEM;
+
+	spec.elf_class = elf_class_for(req->opts, ram);
+	if (!loads)
+		goto err;
+	ret = read_notes(req->root, notes, &spec.nr_notes);
+	if (ret)
+		goto out;
+	ret = dump_loads(ram, cs, loads, &spec.nr_loads);
+	if (ret)
+		goto err;
+	size = elfcore_size(&spec);
+	buf = calloc(1, size);
+	ret = -ENOMEM;
+	if (!buf || image_own(img, buf)) {
+		free(buf);
+		goto err;
+	}
+	size = elfcore_build(&spec, buf);
+	/* Page-sized so that it can be cut out of the new kernel's map. */
+	ret = image_add_buffer(img, "elfcorehdr", buf, size,
+			       align_up(size, PAGE_SIZE_4K), PAGE_SIZE_4K, 0,
+			       UINT64_MAX, true, &cs->elfcorehdr);
+	goto out;
+err:
+	kx_err("ELF core header: %s", strerror(-ret));
+out:
+	free(loads);
+	return ret;
+}
+
+/* Add [start, end) minus the [cut, cut_end) ranges of segs as RAM. */
+static int add_ram_minus(struct mem_map *map, uint64_t start, uint64_t end,
+			 const struct image_segment *const *cuts, size_t ncut)
+{
+	size_t i;
+
+	for (i = 0; i < ncut; i++) {
+		uint64_t cs = cuts[i]->mem, ce = cs + cuts[i]->memsz;
+		int ret;
+
+		if (ce <= start || cs >= end)
+			continue;
+		ret = add_ram_minus(map, start, cs > start ? cs : start,
+				    cuts, ncut);
+		if (!ret)
+			ret = add_ram_minus(map, ce < end ? ce : end, end,
+					    cuts, ncut);
+		return ret;
+	}
+	return start < end ? memmap_add(map, start, end, MEM_RAM) : 0;
+}
+
+/*
+ * The new kernel's map: the backed-up low memory and the crash region
+ * (minus the backup and ELF header it must not overwrite) as RAM, plus
+ * every non-RAM range of the firmware map, so ACPI tables stay reachable.
+ */
+static int build_crash_map(const struct load_request *req,
+			   struct kexec_image *img, struct crash_setup *cs)
+{
+	const struct image_segment *cuts[2] = {
+		image_find_segment(img, "backup"),
+		image_find_segment(img, "elfcorehdr"),
+	};
+	const struct mem_map *fw = req->memmap;
+	size_t i;
+	int ret;
+
+	ret = memmap_add(&cs->map, cs->backup_src,
+			 cs->backup_src + cs->backup_len, MEM_RAM);
+	if (!ret)
+		ret = add_ram_minus(&cs->map, cs->region.start, cs->region.end,
+				    cuts, 2);
+	for (i = 0; !ret && i < fw->n; i++)
+		if (fw->r[i].type != MEM_RAM)
+			ret = memmap_add(&cs->map, fw->r[i].start, fw->r[i].end,
+					 fw->r[i].type);
+	if (!ret)
+		memmap_normalize(&cs->map);
+	return ret;
+}
+
+static int append_word(struct cmdline *cl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int append_word(struct cmdline *cl, const char *fmt, ...)
+{
+	char word[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(word, sizeof(word), fmt, ap);
+	va_end(ap);
+	return cmdline_append(cl, word);
+}
+
+/* memmap=exactmap and one memmap= word per range, as e820.c parses them. */
+static int memmap_words(const struct mem_map *map, struct cmdline *cl)
+{
+	size_t i;
+	int ret = cmdline_append(cl, "memmap=exactmap");
+
+	for (i = 0; !ret && i < map->n; i++) {
+		const struct mem_range *r = &map->r[i];
+		char kind = r->type == MEM_RAM ? '@' :
+			    r->type == MEM_ACPI || r->type == MEM_NVS ? '#' :
+			    r->type == MEM_PRAM ? '!' : '$';
+
+		/* memmap= takes KiB granularity: round inwards for RAM. */
+		uint64_t s = r->type == MEM_RAM ? align_up(r->start, 1024) :
+						  align_down(r->start, 1024);
+		uint64_t e = r->type == MEM_RAM ? align_down(r->end, 1024) :
+						  align_up(r->end, 1024);
+
+		if (e > s)
+			ret = append_word(cl, "memmap=%" PRIu64 "K%c%" PRIu64 "K",
+					  (e - s) >> 10, kind, s >> 10);
+	}
+	return ret;
+}
+
+static int add_cmdline_words(const struct load_request *req,
+			     struct crash_setup *cs)
+{
+	uint64_t pfn;
+	int ret;
+
+	ret = append_word(&cs->extra, "elfcorehdr=%" PRIu64 "K",
+			  cs->elfcorehdr >> 10);
+	if (!ret)
+		ret = append_word(&cs->extra, "kexec_backup=0x%" PRIx32 "@0x%"
+				  PRIx32 ":0x%" PRIx32, cs->backup_len,
+				  cs->backup_src, cs->backup_dst);
+	if (!ret && req->opts->pass_memmap_cmdline)
+		ret = memmap_words(&cs->map, &cs->extra);
+	if (ret)
+		return ret;
+	ret = read_jump_buf_pfn(req->root, &pfn);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		kx_err("/sys/kernel/kexec_jump_buf_pfn: %s",
+		       ret == -EINVAL ? "not a valid page frame number" :
+					strerror(-ret));
+		return ret;
+	}
+	return append_word(&cs->extra, "kexec_jump_buf_pfn=0x%" PRIx64, pfn);
+}
+
+int crash_prepare(const struct load_request *req, struct kexec_image *img,
+		  struct crash_setup *cs)
+{
+	struct mem_map ram;
+	char *iomem = NULL;
+	uint64_t dst;
+	int ret;
+
+	memmap_init(&ram);
+	ret = read_iomem(req->root, &iomem);
+	if (ret)
+		goto out;
+	ret = iomem_crash_region(iomem, &cs->region);
+	if (ret) {
+		kx_err("-p: %s", ret == -ENOENT ?
+		       "no crash kernel memory reserved (boot with crashkernel=SIZE, e.g. crashkernel=64M)" :
+		       "/proc/iomem is malformed");
+		goto out;
+	}
+	ret = old_ram(iomem, &ram);
+	if (!ret)
+		ret = find_backup_source(&ram, cs);
+	if (!ret)
+		ret = restrict_to_region(img, cs);
+	if (ret)
+		goto out;
+	ret = image_add_buffer(img, "backup", NULL, 0,
+			       align_up(cs->backup_len, PAGE_SIZE_4K),
+			       PAGE_SIZE_4K, 0, UINT64_MAX, true, &dst);
+	if (ret)
+		goto out;
+	cs->backup_dst = (uint32_t)dst;
+	ret = add_elfcorehdr(req, &ram, img, cs);
+	if (!ret)
+		ret = build_crash_map(req, img, cs);
+	if (!ret)
+		ret = add_cmdline_words(req, cs);
+out:
+	memmap_free(&ram);
+	free(iomem);
+	return ret;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * /proc/iomem as the running kernel sees it: the crash kernel region and
+ * the RAM ranges a crash dump has to describe.
+ */
+#ifndef KJUMP_IOMEM_H
+#define KJUMP_IOMEM_H
+
+#include "memory-map.h"
+
+/*
+ * Every line (at any nesting depth) whose name is exactly name, added to
+ * map with the given type, in file order.  Returns 0 or -EINVAL on a
+ * malformed line.
+ */
+int iomem_collect(const char *text, const char *name, uint32_t type,
+		  struct mem_map *map);
+
+/* The last "Crash kernel" range; -ENOENT if none is reserved. */
+int iomem_crash_region(const char *text, struct mem_range *out);
+
+#endif
