@@ -4,7 +4,8 @@
 #
 #   build-kernel.sh [-c CONFIG] [-q]
 #
-# CONFIG names a fragment in kernel-companion/configs/ (default: base).
+# CONFIG names a fragment in kernel-companion/configs/ (default: base);
+# any other fragment is applied on top of base.config.
 # The result is cached under $KJUMP_CACHE_DIR (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump), keyed by the hash of
 # the series, every patch it lists, the fragment, this script and the
@@ -27,6 +28,8 @@ done
 tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}
 fragment=$here/configs/$config.config
+fragments=$here/configs/base.config
+[ "$config" = base ] || fragments="$fragments $fragment"
 series=$here/series
 jobs=${KJUMP_JOBS:-$(nproc)}
 
@@ -43,7 +46,7 @@ patches() {
 # The cache key covers everything that changes the result.
 key=$( {
 	echo "config=$config"
-	cat "$0" "$fragment" "$series"
+	cat "$0" $fragments "$series"
 	for p in $(patches); do
 		[ -r "$here/patches/$p" ] || die "series lists $p, not in patches/"
 		cat "$here/patches/$p"
@@ -80,7 +83,7 @@ done
 
 say "configuring ($config)"
 make -C "$work" -s ARCH=i386 tinyconfig >/dev/null
-(cd "$work" && ./scripts/kconfig/merge_config.sh -m .config "$fragment") >/dev/null
+(cd "$work" && ./scripts/kconfig/merge_config.sh -m .config $fragments) >/dev/null
 make -C "$work" -s ARCH=i386 olddefconfig >/dev/null
 
 missing=0
@@ -93,7 +96,10 @@ while IFS= read -r line; do
 	CONFIG_*) grep -qxF "$line" "$work/.config" || {
 			echo "build-kernel: $line did not stick" >&2; missing=1; } ;;
 	esac
-done <"$fragment"
+done <<FRAGMENTS
+$(cat $fragments | awk -F= '/^CONFIG_/ { if (!($1 in v)) k[n++] = $1; v[$1] = $0 }
+	END { for (i = 0; i < n; i++) print v[k[i]] }')
+FRAGMENTS
 [ $missing = 0 ] || die "config fragment $config did not apply"
 
 say "building bzImage with -j$jobs"

@@ -105,11 +105,11 @@ static int build_cmdline(const struct kexec_opts *o, struct cmdline *cl)
 
 static int submit(struct kexec_image *img)
 {
-	unsigned long flags = img->flags | arch_kexec_flags();
 	int ret;
 
+	img->flags |= arch_kexec_flags();
 	image_dump(img);
-	ret = kexec_load_image(img, flags);
+	ret = kexec_load_image(img, img->flags);
 	if (ret)
 		kx_err("kexec_load: %s", kexec_load_strerror(ret));
 	return ret;

@@ -156,7 +156,8 @@ int memmap_parse_iomem(struct mem_map *map, const char *text)
 		if (parse_iomem_line(line, &start, &end, &name))
 			return -EINVAL;
 		type = memmap_type_from_name(name);
-		if (!type)
+		/* "00000000-00000000": the kernel hides addresses from users */
+		if (!type || end == 1)
 			continue;
 		ret = memmap_add(map, start, end, type);
 		if (ret)

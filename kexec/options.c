@@ -106,7 +106,9 @@ static int parse_addr(const char *opt, const char *text, uint64_t *val)
 
 	errno = 0;
 	*val = strtoull(text, &end, 0);
-	if (errno || end == text || *end != '\0' || text[0] == '-') {
+	/* a digit first: strtoull would take " -1" as 2^64 - 1 */
+	if (errno || end == text || *end != '\0' ||
+	    text[0] < '0' || text[0] > '9') {
 		kx_err("%s=%s: not an address", opt, text);
 		return -1;
 	}
@@ -203,6 +205,9 @@ static void bad_option(int c, char **argv)
 		kx_err("-%c: needs an argument", optopt);
 	else if (c == ':')
 		kx_err("%s: needs an argument", arg);
+	else if (optopt && optopt < 256 && strchr(short_opts, optopt))
+		/* a known option: a long one given "=value" it cannot take */
+		kx_err("%s: takes no argument", arg);
 	else if (optopt && optopt < 256)
 		kx_err("-%c: unknown option (try 'kexec --help')", optopt);
 	else
@@ -239,7 +244,7 @@ int parse_options(int argc, char **argv, struct kexec_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->mem_max = UINT64_MAX;
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* 0, not 1: also resets getopt's scan position */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			bad_option(c, argv);

@@ -2,11 +2,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <net/if.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "file-io.h"
 #include "kexec-syscall.h"
 #include "log.h"
 #include "run.h"
@@ -77,21 +79,51 @@ int exec_kernel(const struct kexec_opts *o)
 	return -1;
 }
 
+/* In a kernel that was jumped into, KJUMP jumps back. */
+static bool jumped_into(void)
+{
+	char *text;
+	size_t len;
+	bool yes;
+
+	if (read_file("/proc/cmdline", 65536, &text, &len))
+		return false;
+	yes = strstr(text, "kexec_jump_buf_pfn=") != NULL;
+	free(text);
+	return yes;
+}
+
+static int jump_precheck(bool back)
+{
+	if (access("/sys/kernel/kexec_jump_buf_pfn", F_OK)) {
+		kx_err("jump: this kernel has no kexec jump support (no /sys/kernel/kexec_jump_buf_pfn); on a stock kernel use kexec -l --load-preserve-context and kexec -e");
+		return -1;
+	}
+	if (back)
+		return 0;
+	return need_loaded("jump", true, "load a kernel with kexec -p first");
+}
+
 int jump_kernel(const struct kexec_opts *o)
 {
+	bool back = jumped_into();
 	int ret;
 
+	if (jump_precheck(back))
+		return -1;
 	if (!o->no_sync)
 		sync();
 	ret = kexec_reboot(LINUX_REBOOT_CMD_KJUMP);
 	if (!ret)
-		return 0;
+		return 0;	/* jumped, and the other kernel jumped back */
 	if (ret == -EPERM)
 		kx_err("jump: not permitted (needs CAP_SYS_BOOT)");
+	else if (ret == -EINVAL && back)
+		kx_err("jump: the kernel refused to jump back (kexec_jump_buf_pfn= or kexec_backup= is not valid here; see dmesg)");
 	else if (ret == -EINVAL)
-		kx_err("jump: the kernel refused LINUX_REBOOT_CMD_KJUMP: nothing to jump to, or a kernel without the kexec-jump companion (load with kexec -p first; on a stock kernel use --load-preserve-context and kexec -e)");
+		kx_err("jump: the kernel refused LINUX_REBOOT_CMD_KJUMP (no crash kernel loaded, or loaded by a kernel without the kexec jump companion)");
 	else if (ret == -EBUSY)
-		kx_err("jump: another kexec operation is in progress");
+		kx_err("jump: %s", "another kexec operation is in progress, or a task refused to freeze");
 	else
 		kx_err("jump: %s", strerror(-ret));
 	return -1;

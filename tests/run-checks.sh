@@ -23,19 +23,18 @@ run() {
 	name=$1
 	shift
 	out=$(mktemp)
-	"$@" >"$out" 2>&1
-	rc=$?
-	cat "$out"
+	rcfile=$(mktemp)
+	# Stream the output (QEMU scenarios take a while) and keep a copy.
+	{ "$@" 2>&1; echo $? >"$rcfile"; } | tee "$out"
+	rc=$(cat "$rcfile")
 	grep -E '^(PASS|FAIL|SKIP): ' "$out" >>"$results"
-	if [ $rc -ne 0 ] && [ $rc -ne 77 ] && ! grep -q '^FAIL: ' "$out"; then
-		echo "FAIL: $name: exited with status $rc"
-		echo "FAIL: $name: exited with status $rc" >>"$results"
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && ! grep -q '^FAIL: ' "$out"; then
+		echo "FAIL: $name: exited with status $rc" | tee -a "$results"
 	fi
-	if ! grep -qE '^(PASS|FAIL|SKIP): ' "$out" && [ $rc -eq 0 ]; then
-		echo "FAIL: $name: printed no result"
-		echo "FAIL: $name: printed no result" >>"$results"
+	if [ "$rc" -eq 0 ] && ! grep -qE '^(PASS|FAIL|SKIP): ' "$out"; then
+		echo "FAIL: $name: printed no result" | tee -a "$results"
 	fi
-	rm -f "$out"
+	rm -f "$out" "$rcfile"
 }
 
 run_unit() {

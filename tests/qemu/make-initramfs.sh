@@ -47,6 +47,7 @@ if [ -z "$bzimage" ]; then
 	bzimage=$kdir/bzImage
 fi
 [ -r "$bzimage" ] || die "$bzimage: no such kernel image"
+bzimage=$(realpath "$bzimage")
 
 kexec_ours=${KEXEC:-}
 if [ -n "$kexec_ours" ]; then
@@ -59,6 +60,7 @@ if [ -n "$kexec_ours" ]; then
 	esac
 	[ "$(echo "$hdr" | cut -c37-40)" = 0300 ] ||
 		die "KEXEC=$kexec_ours: not an i386 (EM_386) executable"
+	kexec_ours=$(realpath "$kexec_ours")
 fi
 
 # newest cached .deb of package $1, or nothing
@@ -102,9 +104,9 @@ devnodes_cpio() {
 # Pack directory $1 into the gzip'd newc archive $2.
 pack() {
 	{
-		devnodes_cpio
 		(cd "$1" && find . -mindepth 1 | LC_ALL=C sort |
 			cpio -o -H newc -R 0:0 --quiet)
+		devnodes_cpio     # second archive: `cpio -t` lists only the first
 	} | gzip -n -6 >"$2"
 }
 

@@ -43,7 +43,8 @@ static void read_limits(const char *buf, struct bzimage_info *bi)
 int bzimage_parse(const char *buf, size_t len, struct bzimage_info *bi,
 		  char *why, size_t whylen)
 {
-	size_t sects, need;
+	uint64_t need;
+	size_t sects;
 
 	if (len < HDR_END)
 		return fail(why, whylen,
@@ -62,12 +63,15 @@ int bzimage_parse(const char *buf, size_t len, struct bzimage_info *bi,
 		return fail(why, whylen, "zImage (loads low), not a bzImage");
 	sects = (uint8_t)buf[HDR_SETUP_SECTS];
 	bi->setup_size = ((sects ? sects : 4) + 1) * 512;
-	/* syssize counts the protected-mode part in 16-byte paragraphs. */
-	need = bi->setup_size + (size_t)get32(buf, HDR_SYSSIZE) * 16;
+	/*
+	 * syssize counts the protected-mode part in 16-byte paragraphs;
+	 * times 16 it can exceed a 32-bit size_t.
+	 */
+	need = bi->setup_size + (uint64_t)get32(buf, HDR_SYSSIZE) * 16;
 	if (len < need || len <= bi->setup_size)
 		return fail(why, whylen,
-			    "truncated (%zu bytes, the header says %zu)", len,
-			    need);
+			    "truncated (%zu bytes, the header says %llu)", len,
+			    (unsigned long long)need);
 	bi->payload = buf + bi->setup_size;
 	bi->payload_len = len - bi->setup_size;
 	bi->header_len = 0x202 + (uint8_t)buf[HDR_JUMP + 1] - HDR_SETUP_SECTS;

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * check-load: judge a kexec_load call recorded by fake-kexec.so.
+ *
+ *   check-load --dump OUT/load-N --root FAKE_ROOT --kernel BZIMAGE
+ *              [--initrd FILE] [--append TEXT]... [--cmdline TEXT]
+ *              [--no-verify] [--crash-region START-END]
+ *
+ * Checks what the next kernel and purgatory would rely on:
+ *  - flags: KEXEC_ARCH_386, normal slot, no stray bits (0x10 above all)
+ *  - segments page aligned, bufsz <= memsz, no overlap, each inside one
+ *    RAM range of FAKE_ROOT's memory map
+ *  - the entry is the purgatory segment (found by its header); its
+ *    params block has regs.esi = the boot params segment, regs.eip = the
+ *    kernel segment (the bzImage payload, byte for byte), regs.esp
+ *    inside purgatory, and a sha256 over the listed regions equal to the
+ *    recorded bytes zero-padded to memsz, the regions being exactly the
+ *    other segments; PGF_VERIFY unless --no-verify
+ *  - boot params: HdrS, loader type 0xD0, cmd_line_ptr = segment + 0x1000
+ *    holding the expected text (--cmdline: all of it, --append: part of
+ *    it), ramdisk fields = the --initrd segment (or zero), the e820 table
+ *    = FAKE_ROOT's memory map
+ *  - with --crash-region (inclusive hex bounds, as in /proc/iomem): a -p
+ *    load, KEXEC_ON_CRASH set and every segment inside the region; the
+ *    e820 table and the segment count are then the crash loader's
+ *
+ * Prints one "check-load: ..." line per problem and exits 1, or prints
+ * nothing and exits 0.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file-io.h"
+#include "memory-map.h"
+#include "purgatory-params.h"
+#include "sha256.h"
+
+#define MAX_SEGS	16
+#define PAGE		0x1000u
+#define ARCH_386	(3ul << 16)
+
+struct seg {
+	uint64_t mem, memsz, bufsz;
+	char *buf;
+};
+
+struct load {
+	uint64_t entry;
+	unsigned long flags;
+	unsigned int nr;
+	struct seg s[MAX_SEGS];
+};
+
+struct args {
+	const char *dump, *root, *kernel, *initrd, *cmdline;
+	const char *append[16];
+	unsigned int nr_append;
+	bool no_verify;
+	bool crash;
+	uint64_t crash_start, crash_end;	/* end exclusive */
+};
+
+static int problems;
+
+__attribute__((format(printf, 1, 2)))
+static void bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("check-load: ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	problems++;
+}
+
+static uint64_t le(const void *p, size_t off, int bytes)
+{
+	const uint8_t *b = p;
+	uint64_t v = 0;
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--)
+		v = v << 8 | b[off + i];
+	return v;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *buf;
+	int ret = read_file(path, 1u << 30, &buf, len);
+
+	if (ret) {
+		bad("%s: %s", path, strerror(-ret));
+		return NULL;
+	}
+	return buf;
+}
+
+static int read_info(const char *dump, struct load *l)
+{
+	char path[4096], *text, *line;
+	unsigned int i;
+	size_t len;
+
+	memset(l, 0, sizeof(*l));
+	snprintf(path, sizeof(path), "%s/info", dump);
+	text = slurp(path, &len);
+	if (!text)
+		return -1;
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned long long a, b, c;
+
+		if (sscanf(line, "entry %llx", &a) == 1)
+			l->entry = a;
+		else if (sscanf(line, "flags %llx", &a) == 1)
+			l->flags = (unsigned long)a;
+		else if (sscanf(line, "nr_segments %u", &i) == 1)
+			l->nr = i;
+		else if (sscanf(line, "segment %u %llx %llx %llx", &i, &a, &b,
+				&c) == 4 && i < MAX_SEGS)
+			l->s[i] = (struct seg){ a, b, c, NULL };
+	}
+	free(text);
+	if (!l->nr || l->nr > MAX_SEGS) {
+		bad("%s: %u segments", path, l->nr);
+		return -1;
+	}
+	for (i = 0; i < l->nr; i++) {
+		snprintf(path, sizeof(path), "%s/segment-%u.bin", dump, i);
+		l->s[i].buf = slurp(path, &len);
+		if (!l->s[i].buf)
+			return -1;
+		if (len != l->s[i].bufsz) {
+			bad("segment %u: %zu bytes recorded, bufsz 0x%" PRIx64,
+			    i, len, l->s[i].bufsz);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static bool in_ram(const struct mem_map *map, uint64_t start, uint64_t end)
+{
+	size_t i;
+
+	for (i = 0; i < map->n; i++)
+		if (map->r[i].type == MEM_RAM && start >= map->r[i].start &&
+		    end <= map->r[i].end)
+			return true;
+	return false;
+}
+
+static void check_segments(const struct load *l, const struct mem_map *map,
+			   const struct args *a)
+{
+	unsigned long slot = a->crash ? 0x1ul : 0;
+	unsigned int i, j;
+
+	if (l->flags & 0x10)
+		bad("flags 0x%lx carry 0x10 (KEXEC_DEBUG is no kexec_load flag)",
+		    l->flags);
+	if ((l->flags & 0xffff0000ul) != ARCH_386)
+		bad("flags 0x%lx: not KEXEC_ARCH_386", l->flags);
+	if ((l->flags & 0xfffful) != slot)
+		bad("flags 0x%lx: want 0x%lx in the low bits", l->flags, slot);
+	for (i = 0; i < l->nr; i++) {
+		const struct seg *s = &l->s[i];
+
+		if (s->mem % PAGE || s->memsz % PAGE || !s->memsz)
+			bad("segment %u: 0x%" PRIx64 "+0x%" PRIx64
+			    " is not page aligned", i, s->mem, s->memsz);
+		if (s->bufsz > s->memsz)
+			bad("segment %u: bufsz 0x%" PRIx64 " > memsz 0x%" PRIx64,
+			    i, s->bufsz, s->memsz);
+		if (!in_ram(map, s->mem, s->mem + s->memsz))
+			bad("segment %u: 0x%" PRIx64 "-0x%" PRIx64
+			    " is not inside one RAM range", i, s->mem,
+			    s->mem + s->memsz - 1);
+		if (a->crash && (s->mem < a->crash_start ||
+				 s->mem + s->memsz > a->crash_end))
+			bad("segment %u: 0x%" PRIx64 "-0x%" PRIx64
+			    " is outside the crash region", i, s->mem,
+			    s->mem + s->memsz - 1);
+		for (j = 0; j < i; j++)
+			if (s->mem < l->s[j].mem + l->s[j].memsz &&
+			    l->s[j].mem < s->mem + s->memsz)
+				bad("segments %u and %u overlap", j, i);
+	}
+}
+
+/* The one segment satisfying match, or NULL (said why). */
+static const struct seg *find(const struct load *l, const char *what,
+			      bool (*match)(const struct seg *, const void *),
+			      const void *arg)
+{
+	const struct seg *found = NULL;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < l->nr; i++) {
+		if (match(&l->s[i], arg)) {
+			found = &l->s[i];
+			n++;
+		}
+	}
+	if (n != 1) {
+		bad("%u segments look like %s, want 1", n, what);
+		return NULL;
+	}
+	return found;
+}
+
+static bool is_purgatory(const struct seg *s, const void *arg)
+{
+	(void)arg;
+	return s->bufsz >= sizeof(struct purgatory_header) &&
+	       le(s->buf, 16, 4) == PURGATORY_MAGIC;
+}
+
+static bool is_boot_params(const struct seg *s, const void *arg)
+{
+	(void)arg;
+	return s->bufsz > 0x1000 && le(s->buf, 0x202, 4) == 0x53726448 &&
+	       le(s->buf, 0x1fe, 2) == 0xaa55;
+}
+
+struct blob {
+	const char *buf;
+	size_t len;
+};
+
+static bool is_blob(const struct seg *s, const void *arg)
+{
+	const struct blob *b = arg;
+
+	return s->bufsz == b->len && !memcmp(s->buf, b->buf, b->len);
+}
+
+static void check_hash(const struct load *l, const struct seg *pg,
+		       const struct purgatory_params *p)
+{
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	struct sha256_ctx ctx;
+	unsigned int i, j;
+
+	if (p->nr_regions != l->nr - 1) {
+		bad("params: %" PRIu32 " regions for %u other segments",
+		    p->nr_regions, l->nr - 1);
+		return;
+	}
+	sha256_init(&ctx);
+	for (i = 0; i < p->nr_regions; i++) {
+		const struct purgatory_region *r = &p->regions[i];
+		const struct seg *s = NULL;
+
+		for (j = 0; j < l->nr; j++)
+			if (l->s[j].mem == r->start && &l->s[j] != pg)
+				s = &l->s[j];
+		if (!s || s->memsz != r->len) {
+			bad("params: region %u (0x%" PRIx64 "+0x%" PRIx64
+			    ") is not a segment", i, r->start, r->len);
+			return;
+		}
+		for (j = 0; j < i; j++)
+			if (p->regions[j].start == r->start)
+				bad("params: region %u listed twice", i);
+		sha256_update(&ctx, s->buf, s->bufsz);
+		sha256_update_zeros(&ctx, s->memsz - s->bufsz);
+	}
+	sha256_final(&ctx, digest);
+	if (memcmp(digest, p->sha256, sizeof(digest)))
+		bad("params: sha256 does not match the loaded bytes");
+}
+
+static const struct purgatory_params *check_purgatory(const struct load *l,
+						      const struct seg *pg,
+						      const struct args *a)
+{
+	const struct purgatory_params *p;
+	uint32_t off;
+
+	if (l->entry != pg->mem)
+		bad("entry 0x%" PRIx64 " is not purgatory at 0x%" PRIx64,
+		    l->entry, pg->mem);
+	off = (uint32_t)le(pg->buf, 24, 4);
+	if (le(pg->buf, 20, 4) != PURGATORY_VERSION ||
+	    off + sizeof(*p) > pg->bufsz) {
+		bad("purgatory header: version %u, params at 0x%x",
+		    (unsigned int)le(pg->buf, 20, 4), off);
+		return NULL;
+	}
+	p = (const struct purgatory_params *)(pg->buf + off);
+	if (p->magic != PURGATORY_MAGIC) {
+		bad("params: magic 0x%08" PRIx32, p->magic);
+		return NULL;
+	}
+	if (p->regs.esp <= pg->mem || p->regs.esp > pg->mem + pg->memsz)
+		bad("params: esp 0x%" PRIx32 " outside purgatory", p->regs.esp);
+	if (!(p->flags & PGF_VERIFY) != a->no_verify)
+		bad("params: PGF_VERIFY is %s", a->no_verify ? "on" : "off");
+	check_hash(l, pg, p);
+	return p;
+}
+
+static void check_cmdline(const struct seg *bp, const struct args *a)
+{
+	const char *text = bp->buf + 0x1000;
+	size_t room = bp->bufsz - 0x1000;
+	unsigned int i;
+
+	if (le(bp->buf, 0x228, 4) != bp->mem + 0x1000)
+		bad("cmd_line_ptr 0x%" PRIx64 ", want 0x%" PRIx64,
+		    le(bp->buf, 0x228, 4), bp->mem + 0x1000);
+	if (!memchr(text, '\0', room)) {
+		bad("command line not terminated inside its segment");
+		return;
+	}
+	if (a->cmdline && strcmp(text, a->cmdline))
+		bad("command line \"%s\", want \"%s\"", text, a->cmdline);
+	for (i = 0; i < a->nr_append; i++)
+		if (!strstr(text, a->append[i]))
+			bad("command line \"%s\" lacks \"%s\"", text,
+			    a->append[i]);
+}
+
+static void check_e820(const struct seg *bp, const struct mem_map *map)
+{
+	size_t i, n = ((const uint8_t *)bp->buf)[0x1e8];
+
+	if (n != map->n) {
+		bad("e820: %zu entries, the map has %zu", n, map->n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		size_t off = 0x2d0 + 20 * i;
+
+		if (le(bp->buf, off, 8) != map->r[i].start ||
+		    le(bp->buf, off + 8, 8) != map->r[i].end - map->r[i].start ||
+		    le(bp->buf, off + 16, 4) != map->r[i].type)
+			bad("e820 entry %zu differs from the map", i);
+	}
+}
+
+static void check_initrd(const struct load *l, const struct seg *bp,
+			 const struct args *a)
+{
+	const struct seg *rd;
+	struct blob b;
+	size_t len;
+	char *buf;
+
+	if (!a->initrd) {
+		if (le(bp->buf, 0x218, 4) || le(bp->buf, 0x21c, 4))
+			bad("ramdisk fields set without an initrd");
+		if (l->nr != 3 && !a->crash)
+			bad("%u segments, want kernel, boot params, purgatory",
+			    l->nr);
+		return;
+	}
+	buf = slurp(a->initrd, &len);
+	if (!buf)
+		return;
+	b = (struct blob){ buf, len };
+	rd = find(l, "the initrd", is_blob, &b);
+	if (rd && (le(bp->buf, 0x218, 4) != rd->mem ||
+		   le(bp->buf, 0x21c, 4) != len))
+		bad("ramdisk 0x%" PRIx64 "+0x%" PRIx64 ", initrd is at 0x%"
+		    PRIx64 "+0x%zx", le(bp->buf, 0x218, 4),
+		    le(bp->buf, 0x21c, 4), rd->mem, len);
+	free(buf);
+}
+
+static void check_kernel(const struct load *l, const struct args *a,
+			 const struct purgatory_params *p, const struct seg *bp)
+{
+	const struct seg *k;
+	size_t len, setup;
+	struct blob b;
+	char *buf;
+
+	buf = slurp(a->kernel, &len);
+	if (!buf)
+		return;
+	setup = ((uint8_t)buf[0x1f1] ? (uint8_t)buf[0x1f1] : 4) * 512u + 512;
+	if (len <= setup) {
+		bad("%s: not a bzImage", a->kernel);
+		free(buf);
+		return;
+	}
+	b = (struct blob){ buf + setup, len - setup };
+	k = find(l, "the kernel payload", is_blob, &b);
+	if (k && p && p->regs.eip != k->mem)
+		bad("params: eip 0x%" PRIx32 ", kernel at 0x%" PRIx64,
+		    p->regs.eip, k->mem);
+	if (k && buf[0x234] && k->mem % le(buf, 0x230, 4))
+		bad("kernel at 0x%" PRIx64 " is not aligned to 0x%" PRIx64,
+		    k->mem, le(buf, 0x230, 4));
+	if (k && k->memsz < le(buf, 0x260, 4))
+		bad("kernel segment 0x%" PRIx64 " bytes, init_size 0x%" PRIx64,
+		    k->memsz, le(buf, 0x260, 4));
+	if (bp && memcmp(bp->buf + 0x1f1, buf + 0x1f1, 0x10))
+		bad("boot params do not carry the kernel's setup header");
+	free(buf);
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "dump", required_argument, NULL, 'D' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "initrd", required_argument, NULL, 'i' },
+		{ "append", required_argument, NULL, 'a' },
+		{ "cmdline", required_argument, NULL, 'c' },
+		{ "no-verify", no_argument, NULL, 'n' },
+		{ "crash-region", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long lo, hi;
+	int c, n;
+
+	memset(a, 0, sizeof(*a));
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'D': a->dump = optarg; break;
+		case 'r': a->root = optarg; break;
+		case 'k': a->kernel = optarg; break;
+		case 'i': a->initrd = optarg; break;
+		case 'c': a->cmdline = optarg; break;
+		case 'n': a->no_verify = true; break;
+		case 'p':
+			n = 0;
+			if (sscanf(optarg, "%llx-%llx%n", &lo, &hi, &n) != 2 ||
+			    optarg[n] || hi < lo)
+				return -1;
+			a->crash = true;
+			a->crash_start = lo;
+			a->crash_end = hi + 1;
+			break;
+		case 'a':
+			if (a->nr_append < 16)
+				a->append[a->nr_append++] = optarg;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (!a->dump || !a->root || !a->kernel || optind != argc) {
+		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--no-verify] [--crash-region START-END]\n");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct purgatory_params *p = NULL;
+	const struct seg *pg, *bp;
+	struct mem_map map;
+	struct load l;
+	struct args a;
+	unsigned int i;
+
+	if (parse_args(argc, argv, &a))
+		return 2;
+	memmap_init(&map);
+	if (memmap_read_system(&map, a.root)) {
+		bad("%s: no memory map", a.root);
+		return 1;
+	}
+	if (read_info(a.dump, &l))
+		goto out;
+	check_segments(&l, &map, &a);
+	pg = find(&l, "purgatory", is_purgatory, NULL);
+	bp = find(&l, "boot params", is_boot_params, NULL);
+	if (pg)
+		p = check_purgatory(&l, pg, &a);
+	if (bp) {
+		if (p && p->regs.esi != bp->mem)
+			bad("params: esi 0x%" PRIx32 ", boot params at 0x%"
+			    PRIx64, p->regs.esi, bp->mem);
+		if (((const uint8_t *)bp->buf)[0x210] != 0xd0)
+			bad("type_of_loader 0x%x, want 0xd0",
+			    ((const uint8_t *)bp->buf)[0x210]);
+		check_cmdline(bp, &a);
+		if (!a.crash)
+			check_e820(bp, &map);
+		check_initrd(&l, bp, &a);
+	}
+	check_kernel(&l, &a, p, bp);
+out:
+	for (i = 0; i < MAX_SEGS; i++)
+		free(l.s[i].buf);
+	memmap_free(&map);
+	return problems ? 1 : 0;
+}

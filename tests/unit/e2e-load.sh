@@ -1,0 +1,409 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# End-to-end runs of the real kexec binary without a kernel to load into:
+# tests/unit/fake-kexec.so (LD_PRELOAD) records kexec_load(2) and
+# reboot(2) instead of making them and serves /proc and /sys from a fake
+# root built from tests/unit/fixtures/qemu-i386-512m; tests/unit/check-load
+# then judges the recorded segments.
+#
+# Environment:
+#   KJUMP_BUILDDIR  top of the build tree, holding kexec/kexec and
+#                   tests/unit/{fake-kexec.so,check-load,make-fake-bzimage}
+#                   (default: the current directory)
+#   KJUMP_FIXTURES  tests/unit/fixtures of the source tree
+#                   (default: fixtures next to this script)
+#   KJUMP_BZIMAGE   a real bzImage to load instead of a synthetic one
+#   TMPDIR          scratch space (removed afterwards)
+#
+# Prints one line per case: "PASS: unit/e2e/NAME", "FAIL: unit/e2e/NAME:
+# WHY" or "SKIP: unit/e2e/NAME: WHY"; exits 1 if any case failed.
+#
+# Safety: the shim is what keeps kexec -e from rebooting this machine.
+# It is proven active (kexec -v must leave its mark) before any case runs;
+# if it is not (a static kexec ignores LD_PRELOAD), every case is skipped.
+#
+# The cases are "check || fail WHY && check || fail WHY ..." chains called
+# through $fn: hence the shellcheck exceptions.
+# shellcheck disable=SC2015,SC2317
+set -u
+export LC_ALL=C
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${KJUMP_BUILDDIR:-.}" && pwd)
+fixtures=${KJUMP_FIXTURES:-$here/fixtures}
+kexec=$build/kexec/kexec
+shim=$build/tests/unit/fake-kexec.so
+check=$build/tests/unit/check-load
+mkimage=$build/tests/unit/make-fake-bzimage
+
+CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
+	cmdline-too-long load-eperm unload exec-not-loaded exec-loaded
+	exec-no-sync-no-ifdown force jump jump-refused jump-stock-kernel
+	jump-nothing-loaded jump-back default-shutdown missing-kernel
+	load-panic"
+
+failed=0
+
+say() {
+	echo "$1: unit/e2e/$2${3:+: $3}"
+}
+
+skip_all() {
+	for c in $CASES; do
+		say SKIP "$c" "$1"
+	done
+	exit 0
+}
+
+for f in "$kexec" "$check" "$mkimage"; do
+	[ -x "$f" ] || skip_all "$f not built"
+done
+[ -f "$shim" ] || skip_all "$shim not built"
+[ -d "$fixtures/qemu-i386-512m" ] || skip_all "no fixtures in $fixtures (set KJUMP_FIXTURES)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kjump-e2e.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# ------------------------------------------------------------- helpers
+
+# fresh: a new fake root ($root) and record directory ($out), nothing loaded
+n=0
+fresh() {
+	n=$((n + 1))
+	w=$tmp/case$n
+	root=$w/root
+	out=$w/out
+	mkdir -p "$w" "$out"
+	cp -R "$fixtures/qemu-i386-512m" "$root"
+	chmod -R u+w "$root"	# distcheck's source tree is read-only
+	mkdir -p "$root/sys/kernel"
+	echo 0 > "$root/sys/kernel/kexec_loaded"
+	echo 0 > "$root/sys/kernel/kexec_crash_loaded"
+}
+
+# kx [VAR=VALUE...] -- ARGS...: kexec under the shim; sets $rc and
+# leaves $w/stdout and $w/stderr
+kx() {
+	envs=
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		envs="$envs $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086 # envs is a list of VAR=VALUE words
+	env LD_PRELOAD="$shim" KJUMP_FAKE_ROOT="$root" KJUMP_FAKE_OUT="$out" \
+		$envs "$kexec" "$@" >"$w/stdout" 2>"$w/stderr" </dev/null
+	rc=$?
+}
+
+# The checks below return 1 on a problem; $why keeps the first one (the
+# "a || fail X && b || fail Y" chains call fail more than once).
+why=
+
+fail() {
+	[ -n "$why" ] || why=$*
+	return 1
+}
+
+want_rc() {
+	[ "$rc" -eq "$1" ] ||
+		fail "exit $rc, want $1 (stderr: $(head -c 300 "$w/stderr" | tr '\n' '|'))"
+}
+
+no_stderr() {
+	[ ! -s "$w/stderr" ] || fail "stderr: $(head -c 300 "$w/stderr" | tr '\n' '|')"
+}
+
+# one_error TEXT: stderr is one "kexec: " line containing TEXT
+one_error() {
+	lines=$(wc -l < "$w/stderr")
+	first=$(head -n 1 "$w/stderr")
+	[ "$lines" -eq 1 ] || fail "$lines stderr lines, want 1: $(head -c 300 "$w/stderr" | tr '\n' '|')" || return 1
+	case $first in
+	"kexec: "*) ;;
+	*) fail "stderr does not start with 'kexec: ': $first"; return 1 ;;
+	esac
+	case $first in
+	*"$1"*) ;;
+	*) fail "stderr lacks '$1': $first"; return 1 ;;
+	esac
+}
+
+calls() {
+	cat "$out/calls" 2>/dev/null
+}
+
+# nr_calls WORD: how many recorded calls start with WORD
+nr_calls() {
+	calls | grep -cE "^$1( |\$)" || :
+}
+
+loaded() {
+	cat "$root/sys/kernel/kexec_loaded"
+}
+
+last_load() {
+	calls | sed -n 's/^kexec_load \(load-[0-9]*\) .*/\1/p' | tail -n 1
+}
+
+last_result() {
+	calls | grep "^$1 " | tail -n 1 | sed 's/.*result=//'
+}
+
+# check_last CHECK-LOAD-ARGS...: the last load passes check-load
+check_last() {
+	l=$(last_load)
+	[ -n "$l" ] || fail "no kexec_load recorded" || return 1
+	"$check" --dump "$out/$l" --root "$root" --kernel "$kernel" "$@" \
+		>"$w/check" 2>&1 ||
+		fail "$(head -n 3 "$w/check" | tr '\n' '|')"
+}
+
+# flags of every kexec_load call: never KEXEC_DEBUG (0x10)
+no_debug_flag() {
+	for f in $(calls | sed -n 's/^kexec_load .* flags=\(0x[0-9a-f]*\) .*/\1/p'); do
+		[ $((f & 0x10)) -eq 0 ] || fail "kexec_load flags $f contain 0x10" ||
+			return 1
+	done
+}
+
+load_ok() {
+	kx -- -l "$kernel" "$@"
+	want_rc 0 && [ "$(last_result kexec_load)" = OK ] ||
+		fail "setup load failed: ${why:-result $(last_result kexec_load)}"
+}
+
+# ------------------------------------------------------------- inputs
+
+synth=$tmp/bzImage
+"$mkimage" "$synth" --payload 200000 --init-size 0x100000 || exit 1
+if [ -n "${KJUMP_BZIMAGE:-}" ]; then
+	kernel=$KJUMP_BZIMAGE
+else
+	kernel=$synth
+fi
+"$mkimage" "$tmp/truncated" --payload 200000 --truncate 4096 || exit 1
+"$mkimage" "$tmp/small-cmdline" --cmdline-size 64 || exit 1
+initrd=$tmp/initrd
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "initrd line %06d\n", i }' \
+	> "$initrd"
+long=$(awk 'BEGIN { for (i = 0; i < 20; i++) printf "word%02d ", i }')
+
+# ------------------------------------------------------------- the shim
+
+fresh
+kx -- -v
+if [ ! -s "$out/preload" ]; then
+	skip_all "the LD_PRELOAD shim is not active (static kexec?)"
+fi
+case $(cat "$w/stdout") in
+kexec-tools-kjump*) ;;
+*) skip_all "kexec -v printed '$(cat "$w/stdout")'" ;;
+esac
+
+# ------------------------------------------------------------- cases
+
+t_load_initrd_append() {
+	kx -- -l "$kernel" --initrd="$initrd" --append="console=ttyS0" \
+		--command-line "kjump.marker=e2e"
+	want_rc 0 && no_stderr &&
+	[ "$(nr_calls kexec_load)" -eq 1 ] || fail "calls: $(calls | tr '\n' '|')" &&
+	[ "$(last_result kexec_load)" = OK ] || fail "kexec_load: $(last_result kexec_load)" &&
+	[ "$(loaded)" = 1 ] || fail "kexec_loaded is $(loaded)" &&
+	check_last --initrd "$initrd" --cmdline "console=ttyS0 kjump.marker=e2e"
+}
+
+t_reuse_cmdline() {
+	kx -- -l "$kernel" --reuse-cmdline --append "kjump.extra=1"
+	want_rc 0 && no_stderr &&
+	check_last --cmdline "root=/dev/vda console=ttyS0,115200 crashkernel=64M quiet kjump.extra=1"
+}
+
+t_no_checks() {
+	kx -- -l -i "$kernel" --append=quiet
+	want_rc 0 && no_stderr && check_last --no-verify --append quiet
+}
+
+t_debug() {
+	kx -- -d -l "$kernel" --initrd "$initrd"
+	want_rc 0 &&
+	grep -q 'segments' "$w/stderr" || fail "-d output lacks 'segments'" &&
+	grep -q 'purgatory' "$w/stderr" || fail "-d output lacks 'purgatory'" &&
+	! grep -q '^kexec: ' "$w/stderr" || fail "-d printed an error: $(grep '^kexec: ' "$w/stderr" | head -n 1)" &&
+	no_debug_flag && check_last --initrd "$initrd"
+}
+
+# A bad image must not touch what is loaded.
+t_truncated_image() {
+	load_ok --append=first || return 1
+	cp "$out/calls" "$w/calls.before"
+	cp -R "$out/$(last_load)" "$w/load.before"
+	kx -- -l "$tmp/truncated" --append=second
+	want_rc 1 && one_error "truncated" &&
+	cmp -s "$out/calls" "$w/calls.before" ||
+		fail "calls changed: $(calls | tail -n 1)" &&
+	[ "$(loaded)" = 1 ] || fail "kexec_loaded is $(loaded)" &&
+	diff -r "$w/load.before" "$out/$(last_load)" >/dev/null ||
+		fail "the recorded load changed"
+}
+
+t_cmdline_too_long() {
+	kx -- -l "$tmp/small-cmdline" --append "$long"
+	want_rc 1 && one_error "at most 64" &&
+	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called" &&
+	[ "$(loaded)" = 0 ] || fail "kexec_loaded is $(loaded)"
+}
+
+t_load_eperm() {
+	kx KJUMP_FAKE_ERRNO=EPERM -- -l "$kernel"
+	want_rc 1 && one_error "not permitted" &&
+	[ "$(last_result kexec_load)" = EPERM ] || fail "no failed kexec_load" &&
+	[ "$(loaded)" = 0 ] || fail "kexec_loaded is $(loaded)"
+}
+
+t_unload() {
+	load_ok || return 1
+	kx -- -u
+	want_rc 0 && no_stderr &&
+	calls | tail -n 1 | grep -q '^kexec_load .* entry=0x0 nr_segments=0 .*result=OK' ||
+		fail "last call: $(calls | tail -n 1)" &&
+	[ "$(loaded)" = 0 ] || fail "kexec_loaded is $(loaded)" &&
+	no_debug_flag
+}
+
+t_exec_not_loaded() {
+	kx -- -e
+	want_rc 1 && one_error "nothing loaded" &&
+	[ "$(nr_calls reboot)" -eq 0 ] || fail "reboot was called"
+}
+
+t_exec_loaded() {
+	load_ok || return 1
+	kx -- -e
+	want_rc 0 && no_stderr &&
+	[ "$(calls | grep '^reboot ')" = "reboot cmd=0x45584543 result=OK" ] ||
+		fail "reboot calls: $(calls | grep '^reboot ' | tr '\n' '|')" &&
+	[ "$(nr_calls sync)" -ge 1 ] || fail "no sync before reboot" &&
+	calls | grep -qx 'ifdown eth0' || fail "eth0 not taken down" &&
+	! calls | grep -qx 'ifdown lo' || fail "lo taken down" &&
+	# sync and ifdown come before the reboot
+	[ "$(calls | tail -n 1 | cut -d' ' -f1)" = reboot ] ||
+		fail "reboot is not the last call"
+}
+
+t_exec_no_sync_no_ifdown() {
+	load_ok || return 1
+	kx -- -e -x -y
+	want_rc 0 &&
+	[ "$(nr_calls reboot)" -eq 1 ] || fail "reboot calls: $(nr_calls reboot)" &&
+	! calls | grep -q '^sync' || fail "synced despite -y" &&
+	! calls | grep -q '^ifdown' || fail "ifdown despite -x"
+}
+
+t_force() {
+	kx -- -f -x "$kernel" --append=forced
+	want_rc 0 && no_stderr &&
+	calls | head -n 1 | grep -q '^kexec_load .*result=OK' ||
+		fail "first call: $(calls | head -n 1)" &&
+	calls | grep -q '^reboot cmd=0x45584543 result=OK' ||
+		fail "no reboot" && check_last --append forced
+}
+
+# A kernel with the companion: the jump buffer file exists.
+companion() {
+	echo 0x1f00 > "$root/sys/kernel/kexec_jump_buf_pfn"
+}
+
+t_jump() {
+	companion
+	echo 1 > "$root/sys/kernel/kexec_crash_loaded"
+	kx -- -j
+	want_rc 0 && no_stderr &&
+	[ "$(calls | grep '^reboot ')" = "reboot cmd=0x3928a5fd result=OK" ] ||
+		fail "reboot calls: $(calls | grep '^reboot ' | tr '\n' '|')"
+}
+
+t_jump_refused() {
+	companion
+	echo 1 > "$root/sys/kernel/kexec_crash_loaded"
+	kx KJUMP_FAKE_REBOOT_ERRNO=EINVAL -- -j
+	want_rc 1 && one_error "jump: " &&
+	[ "$(last_result reboot)" = EINVAL ] || fail "no refused reboot"
+}
+
+# A stock kernel: say so, and never call reboot(2).
+t_jump_stock_kernel() {
+	echo 1 > "$root/sys/kernel/kexec_crash_loaded"
+	kx -- -j
+	want_rc 1 && one_error "jump: this kernel has no kexec jump support" &&
+	! calls | grep -q '^reboot ' || fail "reboot called"
+}
+
+t_jump_nothing_loaded() {
+	companion
+	kx -- -j
+	want_rc 1 && one_error "jump: nothing loaded" &&
+	! calls | grep -q '^reboot ' || fail "reboot called"
+}
+
+# In a kernel that was jumped into, -j jumps back: no crash image needed.
+t_jump_back() {
+	companion
+	echo "console=ttyS0 kexec_jump_buf_pfn=0x1f00 kexec_backup=0x9ec00@0x1000:0x1ef61000" \
+		> "$root/proc/cmdline"
+	kx -- -j
+	want_rc 0 && no_stderr &&
+	[ "$(calls | grep '^reboot ')" = "reboot cmd=0x3928a5fd result=OK" ] ||
+		fail "reboot calls: $(calls | grep '^reboot ' | tr '\n' '|')"
+}
+
+# No action: load, then hand over to shutdown (refused by the shim).
+t_default_shutdown() {
+	kx -- "$kernel"
+	[ "$(last_result kexec_load)" = OK ] || fail "no load" &&
+	calls | grep -qx 'exec /sbin/shutdown -r now' ||
+		fail "shutdown not run: $(calls | tr '\n' '|')" &&
+	want_rc 1 && one_error "shutdown" &&
+	[ "$(nr_calls reboot)" -eq 0 ] || fail "reboot was called"
+}
+
+t_missing_kernel() {
+	kx -- -l "$tmp/no-such-kernel"
+	want_rc 1 && one_error "no-such-kernel: No such file or directory" &&
+	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called"
+}
+
+# -p: the crash slot, everything inside the "Crash kernel" region.
+t_load_panic() {
+	region=$(sed -n 's/^ *\([0-9a-f]*\)-\([0-9a-f]*\) : Crash kernel$/0x\1-0x\2/p' \
+		"$root/proc/iomem")
+	[ -n "$region" ] || fail "no Crash kernel line in the fixture" || return 1
+	kx -- -p "$kernel" --append=kjump.crash=1
+	want_rc 0 && no_stderr &&
+	[ "$(loaded)" = 0 ] || fail "kexec_loaded is $(loaded)" &&
+	[ "$(cat "$root/sys/kernel/kexec_crash_loaded")" = 1 ] ||
+		fail "kexec_crash_loaded is not 1" &&
+	check_last --crash-region "$region" --append kjump.crash=1 \
+		--append elfcorehdr= &&
+	kx -- -p -u &&
+	want_rc 0 &&
+	calls | tail -n 1 | grep -q '^kexec_load .* nr_segments=0 flags=0x30001 result=OK' ||
+		fail "crash unload: $(calls | tail -n 1)" &&
+	[ "$(cat "$root/sys/kernel/kexec_crash_loaded")" = 0 ] ||
+		fail "kexec_crash_loaded is not 0 after -p -u"
+}
+
+for c in $CASES; do
+	fresh
+	why=
+	fn=t_$(echo "$c" | tr - _)
+	if $fn; then
+		say PASS "$c"
+	else
+		say FAIL "$c" "${why:-failed}"
+		failed=1
+	fi
+done
+exit $failed
