@@ -13,6 +13,7 @@ void image_init(struct kexec_image *img, uint64_t mem_min, uint64_t mem_max)
 	memmap_init(&img->usable);
 	img->mem_min = mem_min;
 	img->mem_max = mem_max;
+	img->no_room_hint = "check --mem-min/--mem-max";
 }
 
 void image_free(struct kexec_image *img)
@@ -198,10 +199,15 @@ int image_add_buffer(struct kexec_image *img, const char *name,
 
 	ret = image_find_hole(img, size, align, lo, hi, highest, addr);
 	if (ret) {
+		uint64_t first = img->usable.n ? img->usable.r[0].start : 0;
+		uint64_t last = img->usable.n ?
+				img->usable.r[img->usable.n - 1].end - 1 : 0;
+
+		lo = lo > img->mem_min ? lo : img->mem_min;
+		hi = hi < img->mem_max ? hi : img->mem_max;
 		kx_err("%s: no room for 0x%" PRIx64 " bytes in 0x%" PRIx64
-		       "-0x%" PRIx64 " (check --mem-min/--mem-max)", name,
-		       size, lo > img->mem_min ? lo : img->mem_min,
-		       hi < img->mem_max ? hi : img->mem_max);
+		       "-0x%" PRIx64 " (%s)", name, size, lo > first ? lo : first,
+		       hi < last ? hi : last, img->no_room_hint);
 		return ret;
 	}
 	return image_add_segment(img, name, buf, bufsz, *addr, size);

@@ -33,6 +33,7 @@ struct kexec_image {
 	struct mem_map usable;	/* where segments may go (RAM only) */
 	uint64_t mem_min;	/* inclusive */
 	uint64_t mem_max;	/* inclusive */
+	const char *no_room_hint;	/* what to tell the user when full */
 	void *owned[KEXEC_MAX_SEGMENTS];	/* buffers freed with the image */
 	unsigned int nr_owned;
 };

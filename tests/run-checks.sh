@@ -52,8 +52,12 @@ run_qemu() {
 			echo "SKIP: qemu/$s: configured with --disable-qemu-tests" |
 				tee -a "$results"
 		done
+		echo "SKIP: purgatory-qemu: configured with --disable-qemu-tests" |
+			tee -a "$results"
 		return
 	fi
+	run purgatory-qemu sh "$srcdir/tests/qemu/purgatory/run.sh" \
+		"$srcdir" "$builddir/tests/qemu"
 	run qemu sh "$srcdir/tests/qemu/run-all.sh"
 }
 

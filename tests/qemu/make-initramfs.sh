@@ -5,7 +5,9 @@
 #
 # OUTDIR/initrd-b.cpio.gz  busybox (static, i386) with its applet symlinks,
 #                          /init, /lib/kjump/common.sh, /scenarios/NAME.sh,
-#                          and our kexec at /sbin/kexec when $KEXEC is set.
+#                          the guest tools (tools/*.c: memfill, vmcore-check,
+#                          physmem, monotime) under /usr/bin, and our kexec
+#                          at /sbin/kexec when $KEXEC is set.
 # OUTDIR/initrd-a.cpio.gz  all of B, plus /boot/bzImage, /boot/initrd-b.cpio.gz,
 #                          Debian's kexec-tools at /opt/debian/sbin/kexec and
 #                          the two glibc files it needs under /lib.
@@ -16,8 +18,13 @@
 # `apt-get download` into $KJUMP_CACHE_DIR/debs-i386 and unpacked with
 # `dpkg-deb -x`; nothing is installed.
 #
+# The guest tools are built with $KJUMP_GUEST_CC (default gcc) as one static
+# i386 program, kjtools, with a link per tool (a static glibc is ~650 KB a
+# program).
+#
 # The images are rebuilt only when the hash of the inputs (this script, the
-# guest files, the scenarios, the .debs, the kernel and $KEXEC) changes.
+# guest files, the tools, the scenarios, the .debs, the kernel and $KEXEC)
+# changes.
 # Files are owned by root in the archive; no root privileges are needed.
 set -eu
 
@@ -110,11 +117,32 @@ pack() {
 	} | gzip -n -6 >"$2"
 }
 
+guest_cc=${KJUMP_GUEST_CC:-gcc}
+guest_cflags="-m32 -Os -std=c11 -Wall -Wextra -Werror"
+tools="memfill vmcore-check physmem monotime"
+
+# Build tools/*.c into the static i386 multi-call binary $1.
+build_tools() {
+	tb=$stage/tools-obj
+	mkdir -p "$tb"
+	for t in $tools; do
+		$guest_cc $guest_cflags -Dmain="$(echo "$t" | tr - _)_main" \
+			-c -o "$tb/$t.o" "$here/tools/$t.c" ||
+			die "cannot compile tools/$t.c for i386 (gcc-multilib installed?)"
+	done
+	$guest_cc $guest_cflags -c -o "$tb/kjtools.o" "$here/tools/kjtools.c" ||
+		die "cannot compile tools/kjtools.c"
+	$guest_cc -m32 -static -s -o "$1" "$tb"/*.o ||
+		die "cannot link the static i386 guest tools"
+	rm -rf "$tb"
+}
+
 fetch_debs
 
 inputs_hash=$( {
 	cd "$here"
-	for f in make-initramfs.sh guest/* scenarios/*.guest.sh; do
+	echo "== cc $guest_cc"
+	for f in make-initramfs.sh guest/* tools/*.[ch] scenarios/*.guest.sh; do
 		echo "== $f"
 		cat "$f"
 	done
@@ -179,6 +207,10 @@ install -m 0644 "$here/guest/common.sh" "$b/lib/kjump/common.sh"
 for f in "$here"/scenarios/*.guest.sh; do
 	n=$(basename "$f" .guest.sh)
 	install -m 0755 "$f" "$b/scenarios/$n.sh"
+done
+build_tools "$b/usr/bin/kjtools"
+for t in $tools; do
+	ln -s kjtools "$b/usr/bin/$t"
 done
 if [ -n "$kexec_ours" ]; then
 	install -m 0755 "$kexec_ours" "$b/sbin/kexec"

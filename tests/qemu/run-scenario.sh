@@ -16,15 +16,24 @@
 #     timeout SECS       bound on the whole run (default 180)
 #     xfail REASON       the run is known to fail: report XFAIL (exit 0)
 #                        when it fails, FAIL when it passes
+#     skip REASON        do not run at all: report SKIP (exit 77); meant
+#                        for "ours skip" / "debian skip"
+#     allow-panic-after REGEX
+#                        an intended crash: from the first serial line
+#                        matching REGEX up to the next kernel banner
+#                        ("Linux version N"), lines matching "Kernel panic"
+#                        or "Call Trace" are not kernel errors.  Everything
+#                        else (Oops, BUG:, WARNING:) still is, and so is
+#                        any panic before REGEX or after the banner.
 #   A directive prefixed with "ours " or "debian " applies only when
 #   testing that kexec.  In REGEX and WORDS, @MARKER@ is this run's random
 #   marker (also passed to A as kjump.marker=), @IMPL@ the kexec under
 #   test and @SCENARIO@ the name.
 #
 # Every run also fails on a kernel error on the console (Oops, BUG:,
-# WARNING:, Call Trace, Kernel panic), when QEMU exits before the last
-# expect (a triple fault ends QEMU because of -no-reboot), or when the guest
-# does not power off after the last expect.
+# WARNING:, Call Trace, Kernel panic; see allow-panic-after), when QEMU
+# exits before the last expect (a triple fault ends QEMU because of
+# -no-reboot), or when the guest does not power off after the last expect.
 #
 # Environment:
 #   KEXEC              our static i386 kexec (needed when KEXEC_IMPL=ours)
@@ -53,6 +62,8 @@ scale=${KJUMP_TIMEOUT_SCALE:-1}
 verbose=${KJUMP_VERBOSE:-0}
 impl=${KEXEC_IMPL:-ours}
 badre='Oops|BUG:|WARNING:|Call Trace|Kernel panic'
+panicre='Kernel panic|Call Trace'  # what allow-panic-after tolerates
+bannerre='Linux version [0-9]'      # a kernel starting: ends that window
 
 if [ $# != 1 ]; then
 	echo "usage: $0 NAME   (scenarios: $(cd "$here/scenarios" && ls *.host | sed 's/\.host$//' | tr '\n' ' '))" >&2
@@ -134,25 +145,6 @@ fi
 mkdir -p "$logdir" || fail "cannot create $logdir"
 rm -f "$serial" "$logdir/$base".*
 
-# --- kernel and initramfs ---
-if [ -n "${KJUMP_BZIMAGE:-}" ]; then
-	bzimage=$KJUMP_BZIMAGE
-	[ -r "$bzimage" ] || fail "KJUMP_BZIMAGE=$bzimage: not readable"
-else
-	kdir=$("$top/kernel-companion/build-kernel.sh" -q \
-		-c "${KJUMP_KERNEL_CONFIG:-base}" 2>"$logdir/$base.build.log" | tail -n 1)
-	bzimage=$kdir/bzImage
-	if [ -z "$kdir" ] || [ ! -r "$bzimage" ]; then
-		tail -n 20 "$logdir/$base.build.log" >&2
-		fail "kernel build failed (log: $logdir/$base.build.log)"
-	fi
-fi
-imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs}
-if ! "$here/make-initramfs.sh" -k "$bzimage" "$imgdir" >>"$logdir/$base.build.log" 2>&1; then
-	tail -n 20 "$logdir/$base.build.log" >&2
-	fail "initramfs build failed (log: $logdir/$base.build.log)"
-fi
-
 # --- the host's expectations ---
 marker=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 subst() {
@@ -162,7 +154,7 @@ subst() {
 	s=${s//@SCENARIO@/$name}
 	printf '%s' "$s"
 }
-exp_t=() exp_re=() rejects=() extra=
+exp_t=() exp_re=() rejects=() extra= allow_after= skip_why=
 total=180
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -186,15 +178,39 @@ while IFS= read -r line || [ -n "$line" ]; do
 		rejects+=("$(subst "$rest")") ;;
 	append) extra="$extra $(subst "$rest")" ;;
 	xfail) xfail=${rest:-known failure} ;;
+	skip) skip_why=${rest:-skipped by $name.host} ;;
+	allow-panic-after)
+		[ -n "$rest" ] || fail "$name.host:$lineno: allow-panic-after REGEX"
+		allow_after=$(subst "$rest") ;;
 	timeout)
 		[[ $rest =~ ^[0-9]+$ ]] || fail "$name.host:$lineno: timeout SECS"
 		total=$rest ;;
 	*) fail "$name.host:$lineno: unknown directive '$kw'" ;;
 	esac
 done <"$here/scenarios/$name.host"
+[ -z "$skip_why" ] || { xfail=; skip "$skip_why"; }
 [ ${#exp_re[@]} -gt 0 ] || fail "$name.host has no expect line"
 total=$((total * scale))
 poweroff_t=$((30 * scale))
+
+# --- kernel and initramfs ---
+if [ -n "${KJUMP_BZIMAGE:-}" ]; then
+	bzimage=$KJUMP_BZIMAGE
+	[ -r "$bzimage" ] || fail "KJUMP_BZIMAGE=$bzimage: not readable"
+else
+	kdir=$("$top/kernel-companion/build-kernel.sh" -q \
+		-c "${KJUMP_KERNEL_CONFIG:-base}" 2>"$logdir/$base.build.log" | tail -n 1)
+	bzimage=$kdir/bzImage
+	if [ -z "$kdir" ] || [ ! -r "$bzimage" ]; then
+		tail -n 20 "$logdir/$base.build.log" >&2
+		fail "kernel build failed (log: $logdir/$base.build.log)"
+	fi
+fi
+imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs}
+if ! "$here/make-initramfs.sh" -k "$bzimage" "$imgdir" >>"$logdir/$base.build.log" 2>&1; then
+	tail -n 20 "$logdir/$base.build.log" >&2
+	fail "initramfs build failed (log: $logdir/$base.build.log)"
+fi
 
 cmdline="${extra# } console=ttyS0,115200 panic=-1 kjump.scenario=$name kjump.impl=$impl kjump.marker=$marker"
 cmdline=${cmdline# }
@@ -211,11 +227,27 @@ complete_lines() {
 	fi | sed -E 's/^.*\[ *[0-9]+\.[0-9]+\] (KJ [^ :]+: )/\1/'
 }
 
+# Drop the lines allow-panic-after tolerates: those matching $panicre from
+# the first line matching $allow_after to the next kernel banner.
+tolerated_dropped() {
+	if [ -z "$allow_after" ]; then
+		cat
+		return
+	fi
+	KJ_FROM=$allow_after KJ_OK=$panicre KJ_TO=$bannerre awk '
+		BEGIN { from = ENVIRON["KJ_FROM"]; ok = ENVIRON["KJ_OK"]
+			to = ENVIRON["KJ_TO"] }
+		state == 0 && $0 ~ from { state = 1; print; next }
+		state == 1 && $0 ~ to { state = 2 }
+		state == 1 && $0 ~ ok { next }
+		{ print }'
+}
+
 # check_bad all|complete: fail on a kernel error or a reject match.
 check_bad() {
 	local hit r
 	[ -f "$serial" ] || return 0
-	if hit=$(complete_lines "$1" | grep -m 1 -E -- "$badre"); then
+	if hit=$(complete_lines "$1" | tolerated_dropped | grep -m 1 -E -- "$badre"); then
 		fail "kernel error on the console: $hit"
 	fi
 	for r in "${rejects[@]}"; do

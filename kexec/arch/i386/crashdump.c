@@ -88,6 +88,8 @@ static int restrict_to_region(struct kexec_image *img,
 	ret = memmap_add(&region, cs->region.start, cs->region.end, MEM_RAM);
 	if (!ret)
 		ret = image_set_usable(img, &region);
+	img->no_room_hint =
+		"the crash kernel region is too small; reserve more with crashkernel=";
 	memmap_free(&region);
 	return ret;
 }

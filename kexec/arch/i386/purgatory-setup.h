@@ -23,8 +23,9 @@ int purgatory_place(struct kexec_image *img, uint64_t lo, uint64_t hi,
 		    struct purgatory_slot *slot);
 
 /*
- * Hash every segment but purgatory's own into the parameter block (even
- * with verify off, so -d can show it) and set img->entry.
+ * List every segment but purgatory's own in the parameter block, with
+ * their sha256 when verify is on (hashing is most of the load time, so
+ * -i skips it), and set img->entry.
  */
 int purgatory_finish(struct kexec_image *img,
 		     const struct purgatory_slot *slot, bool verify);
