@@ -59,6 +59,9 @@ run_qemu() {
 	run purgatory-qemu sh "$srcdir/tests/qemu/purgatory/run.sh" \
 		"$srcdir" "$builddir/tests/qemu"
 	run qemu sh "$srcdir/tests/qemu/run-all.sh"
+	# The peer, Debian's kexec-tools, on the same kernel and images.
+	run qemu-debian env KEXEC_IMPL=debian \
+		sh "$srcdir/tests/qemu/run-all.sh" kdump
 }
 
 case $part in

@@ -4,6 +4,7 @@
  *
  *   check-load --dump OUT/load-N --root FAKE_ROOT --kernel BZIMAGE
  *              [--initrd FILE] [--append TEXT]... [--cmdline TEXT]
+ *              [--absent TEXT]...
  *              [--no-verify] [--crash-region START-END]
  *
  * Checks what the next kernel and purgatory would rely on:
@@ -18,8 +19,8 @@
  *    other segments; PGF_VERIFY unless --no-verify
  *  - boot params: HdrS, loader type 0xD0, cmd_line_ptr = segment + 0x1000
  *    holding the expected text (--cmdline: all of it, --append: part of
- *    it), ramdisk fields = the --initrd segment (or zero), the e820 table
- *    = FAKE_ROOT's memory map
+ *    it, --absent: never part of it), ramdisk fields = the --initrd
+ *    segment (or zero), the e820 table = FAKE_ROOT's memory map
  *  - with --crash-region (inclusive hex bounds, as in /proc/iomem): a -p
  *    load, KEXEC_ON_CRASH set and every segment inside the region; the
  *    e820 table and the segment count are then the crash loader's
@@ -61,6 +62,8 @@ struct args {
 	const char *dump, *root, *kernel, *initrd, *cmdline;
 	const char *append[16];
 	unsigned int nr_append;
+	const char *absent[16];
+	unsigned int nr_absent;
 	bool no_verify;
 	bool crash;
 	uint64_t crash_start, crash_end;	/* end exclusive */
@@ -331,6 +334,10 @@ static void check_cmdline(const struct seg *bp, const struct args *a)
 		if (!strstr(text, a->append[i]))
 			bad("command line \"%s\" lacks \"%s\"", text,
 			    a->append[i]);
+	for (i = 0; i < a->nr_absent; i++)
+		if (strstr(text, a->absent[i]))
+			bad("command line \"%s\" contains \"%s\"", text,
+			    a->absent[i]);
 }
 
 static void check_e820(const struct seg *bp, const struct mem_map *map)
@@ -422,6 +429,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "initrd", required_argument, NULL, 'i' },
 		{ "append", required_argument, NULL, 'a' },
 		{ "cmdline", required_argument, NULL, 'c' },
+		{ "absent", required_argument, NULL, 'x' },
 		{ "no-verify", no_argument, NULL, 'n' },
 		{ "crash-region", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
@@ -451,12 +459,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (a->nr_append < 16)
 				a->append[a->nr_append++] = optarg;
 			break;
+		case 'x':
+			if (a->nr_absent < 16)
+				a->absent[a->nr_absent++] = optarg;
+			break;
 		default:
 			return -1;
 		}
 	}
 	if (!a->dump || !a->root || !a->kernel || optind != argc) {
-		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--no-verify] [--crash-region START-END]\n");
+		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--absent TEXT]... [--no-verify] [--crash-region START-END]\n");
 		return -1;
 	}
 	return 0;

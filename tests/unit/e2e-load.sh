@@ -41,7 +41,8 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	cmdline-too-long load-eperm unload exec-not-loaded exec-loaded
 	exec-no-sync-no-ifdown force jump jump-refused jump-stock-kernel
 	jump-nothing-loaded jump-back default-shutdown missing-kernel
-	load-panic"
+	load-panic panic-cmdline-too-long panic-reuse-cmdline status-crash
+	status-normal"
 
 failed=0
 
@@ -393,6 +394,71 @@ t_load_panic() {
 		fail "crash unload: $(calls | tail -n 1)" &&
 	[ "$(cat "$root/sys/kernel/kexec_crash_loaded")" = 0 ] ||
 		fail "kexec_crash_loaded is not 0 after -p -u"
+}
+
+# The fixture's crash region as check-load --crash-region takes it.
+crash_region() {
+	region=$(sed -n 's/^ *\([0-9a-f]*\)-\([0-9a-f]*\) : Crash kernel$/0x\1-0x\2/p' \
+		"$root/proc/iomem" | tail -n 1)
+	[ -n "$region" ] || fail "no Crash kernel line in the fixture"
+}
+
+# The crash words (about 57 bytes) push a short line past cmdline_size 64.
+t_panic_cmdline_too_long() {
+	kx -- -p "$tmp/small-cmdline" --append "console=ttyS0"
+	want_rc 1 && one_error "with the crash parameters, this kernel takes at most 64" &&
+	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called" &&
+	[ "$(cat "$root/sys/kernel/kexec_crash_loaded")" = 0 ] ||
+		fail "kexec_crash_loaded is not 0" &&
+	[ "$(loaded)" = 0 ] || fail "kexec_loaded is $(loaded)"
+}
+
+# -p --reuse-cmdline: crashkernel= and BOOT_IMAGE= dropped, crash words after.
+t_panic_reuse_cmdline() {
+	crash_region || return 1
+	kx -- -p "$kernel" --reuse-cmdline
+	want_rc 0 && no_stderr &&
+	check_last --crash-region "$region" \
+		--append "root=/dev/vda console=ttyS0,115200 quiet elfcorehdr=" \
+		--absent crashkernel= --absent BOOT_IMAGE=
+}
+
+# -S (and -p -S): the crash slot; exit 1 when loaded, 0 when not.
+t_status_crash() {
+	kx -- -S
+	want_rc 0 && no_stderr &&
+	[ "$(cat "$w/stdout")" = "crash kernel: not loaded" ] ||
+		fail "stdout: $(cat "$w/stdout")" &&
+	echo 1 > "$root/sys/kernel/kexec_loaded" &&
+	kx -- -p -S &&
+	want_rc 0 &&
+	[ "$(cat "$w/stdout")" = "crash kernel: not loaded" ] ||
+		fail "normal slot reported as crash: $(cat "$w/stdout")" &&
+	echo 0 > "$root/sys/kernel/kexec_loaded" &&
+	kx -- -p "$kernel" &&
+	want_rc 0 &&
+	kx -- -S &&
+	want_rc 1 && no_stderr &&
+	[ "$(cat "$w/stdout")" = "crash kernel: loaded" ] ||
+		fail "after -p: $(cat "$w/stdout")" &&
+	[ "$(nr_calls kexec_load)" -eq 1 ] || fail "-S called kexec_load"
+}
+
+# -l -S: the normal slot, whatever the crash slot holds.
+t_status_normal() {
+	echo 1 > "$root/sys/kernel/kexec_crash_loaded"
+	kx -- -l -S
+	want_rc 0 && no_stderr &&
+	[ "$(cat "$w/stdout")" = "normal kernel: not loaded" ] ||
+		fail "stdout: $(cat "$w/stdout")" &&
+	load_ok &&
+	kx -- -l -S &&
+	want_rc 1 && no_stderr &&
+	[ "$(cat "$w/stdout")" = "normal kernel: loaded" ] ||
+		fail "after -l: $(cat "$w/stdout")" &&
+	echo 0 > "$root/sys/kernel/kexec_crash_loaded" &&
+	kx -- -l -S &&
+	want_rc 1 || fail "-l -S looked at the crash slot"
 }
 
 for c in $CASES; do

@@ -364,6 +364,12 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 		       "/proc/iomem is malformed");
 		goto out;
 	}
+	/* Without CAP_SYS_ADMIN the kernel prints every address as 0. */
+	if (!cs->region.start && cs->region.end == 1) {
+		kx_err("-p: /proc/iomem shows no addresses (not root?)");
+		ret = -EPERM;
+		goto out;
+	}
 	ret = old_ram(iomem, &ram);
 	if (!ret)
 		ret = find_backup_source(&ram, cs);
