@@ -6,11 +6,13 @@
 # OUTDIR/initrd-b.cpio.gz  busybox (static, i386) with its applet symlinks,
 #                          /init, /lib/kjump/common.sh, /scenarios/NAME.sh,
 #                          the guest tools (tools/*.c: memfill, vmcore-check,
-#                          physmem, monotime) under /usr/bin, and our kexec
+#                          physmem, monotime, runas) under /usr/bin, and our kexec
 #                          at /sbin/kexec when $KEXEC is set.
 # OUTDIR/initrd-a.cpio.gz  all of B, plus /boot/bzImage, /boot/initrd-b.cpio.gz,
 #                          Debian's kexec-tools at /opt/debian/sbin/kexec and
-#                          the two glibc files it needs under /lib.
+#                          the two glibc files it needs under /lib, and
+#                          /boot/initrd-b-debian.cpio.gz: B plus Debian's
+#                          kexec-tools (for a B that runs it).
 #
 # BZIMAGE defaults to the companion kernel (kernel-companion/build-kernel.sh).
 # $KEXEC, when set, names our static i386 kexec.  The Debian packages
@@ -119,7 +121,7 @@ pack() {
 
 guest_cc=${KJUMP_GUEST_CC:-gcc}
 guest_cflags="-m32 -Os -std=c11 -Wall -Wextra -Werror"
-tools="memfill vmcore-check physmem monotime"
+tools="memfill vmcore-check physmem monotime runas"
 
 # Build tools/*.c into the static i386 multi-call binary $1.
 build_tools() {
@@ -218,17 +220,31 @@ fi
 echo "root:x:0:0:root:/root:/bin/sh" >"$b/etc/passwd"
 echo "root:x:0:" >"$b/etc/group"
 
+# add_debian_kexec DIR: Debian's kexec-tools and the glibc it needs
+add_debian_kexec() {
+	mkdir -p "$1/opt/debian/sbin" "$1/lib/i386-linux-gnu"
+	install -m 0755 "$ex/sbin/kexec" "$1/opt/debian/sbin/kexec"
+	install -m 0755 "$ex/lib/i386-linux-gnu/ld-linux.so.2" "$1/lib/i386-linux-gnu/ld-linux.so.2"
+	install -m 0755 "$ex/lib/i386-linux-gnu/libc.so.6" "$1/lib/i386-linux-gnu/libc.so.6"
+	ln -s i386-linux-gnu/ld-linux.so.2 "$1/lib/ld-linux.so.2"
+}
+
+# --- B with Debian's kexec too, for a B that runs it (jump-debian-baseline) ---
+bd=$stage/bd
+cp -a "$b" "$bd"
+add_debian_kexec "$bd"
+pack "$bd" "$stage/initrd-b-debian.cpio.gz"
+rm -rf "$bd"
+
 # --- A: B plus the kernel, B's initramfs and Debian's kexec-tools ---
 a=$stage/a
 cp -a "$b" "$a"
-mkdir -p "$a/boot" "$a/opt/debian/sbin" "$a/lib/i386-linux-gnu"
+mkdir -p "$a/boot"
 pack "$b" "$stage/initrd-b.cpio.gz"
 cp "$bzimage" "$a/boot/bzImage"
 cp "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b.cpio.gz"
-install -m 0755 "$ex/sbin/kexec" "$a/opt/debian/sbin/kexec"
-install -m 0755 "$ex/lib/i386-linux-gnu/ld-linux.so.2" "$a/lib/i386-linux-gnu/ld-linux.so.2"
-install -m 0755 "$ex/lib/i386-linux-gnu/libc.so.6" "$a/lib/i386-linux-gnu/libc.so.6"
-ln -s i386-linux-gnu/ld-linux.so.2 "$a/lib/ld-linux.so.2"
+cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
+add_debian_kexec "$a"
 pack "$a" "$stage/initrd-a.cpio.gz"
 
 mv -f "$stage/initrd-b.cpio.gz" "$out/initrd-b.cpio.gz"

@@ -14,6 +14,12 @@
 #     reject REGEX       no serial line may match REGEX, at any time
 #     append WORDS       extra words for A's kernel command line
 #     timeout SECS       bound on the whole run (default 180)
+#     config NAME        boot a kernel built with build-kernel.sh -c NAME
+#                        (e.g. pae) instead of $KJUMP_KERNEL_CONFIG/base
+#     disk MIB           give the guest a fresh, zeroed raw disk of MIB MiB
+#                        (LOGDIR/NAME.disk.img) as a virtio-blk drive, /dev/vda
+#     memory MIB         guest RAM (default 512)
+#     smp N              vCPUs (default 2)
 #     xfail REASON       the run is known to fail: report XFAIL (exit 0)
 #                        when it fails, FAIL when it passes
 #     skip REASON        do not run at all: report SKIP (exit 77); meant
@@ -25,6 +31,12 @@
 #                        or "Call Trace" are not kernel errors.  Everything
 #                        else (Oops, BUG:, WARNING:) still is, and so is
 #                        any panic before REGEX or after the banner.
+#     allow-warning REGEX
+#                        a known kernel WARNING that is not the test's
+#                        subject: a "WARNING:" line that also matches REGEX
+#                        and its report up to "---[ end trace" (80 lines
+#                        at most) are not
+#                        kernel errors.  Any other WARNING still is.
 #   A directive prefixed with "ours " or "debian " applies only when
 #   testing that kexec.  In REGEX and WORDS, @MARKER@ is this run's random
 #   marker (also passed to A as kjump.marker=), @IMPL@ the kexec under
@@ -154,8 +166,10 @@ subst() {
 	s=${s//@SCENARIO@/$name}
 	printf '%s' "$s"
 }
-exp_t=() exp_re=() rejects=() extra= allow_after= skip_why=
+exp_t=() exp_re=() rejects=() extra= allow_after= allow_warn= skip_why=
 total=180
+kconfig=${KJUMP_KERNEL_CONFIG:-base}
+disk_mib= mem_mib=512 smp=2
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
 	lineno=$((lineno + 1))
@@ -182,9 +196,24 @@ while IFS= read -r line || [ -n "$line" ]; do
 	allow-panic-after)
 		[ -n "$rest" ] || fail "$name.host:$lineno: allow-panic-after REGEX"
 		allow_after=$(subst "$rest") ;;
+	allow-warning)
+		[ -n "$rest" ] || fail "$name.host:$lineno: allow-warning REGEX"
+		allow_warn=$(subst "$rest") ;;
 	timeout)
 		[[ $rest =~ ^[0-9]+$ ]] || fail "$name.host:$lineno: timeout SECS"
 		total=$rest ;;
+	config)
+		[[ $rest =~ ^[A-Za-z0-9_-]+$ ]] || fail "$name.host:$lineno: config NAME"
+		kconfig=$rest ;;
+	disk)
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$name.host:$lineno: disk MIB"
+		disk_mib=$rest ;;
+	memory)
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$name.host:$lineno: memory MIB"
+		mem_mib=$rest ;;
+	smp)
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$name.host:$lineno: smp N"
+		smp=$rest ;;
 	*) fail "$name.host:$lineno: unknown directive '$kw'" ;;
 	esac
 done <"$here/scenarios/$name.host"
@@ -199,7 +228,7 @@ if [ -n "${KJUMP_BZIMAGE:-}" ]; then
 	[ -r "$bzimage" ] || fail "KJUMP_BZIMAGE=$bzimage: not readable"
 else
 	kdir=$("$top/kernel-companion/build-kernel.sh" -q \
-		-c "${KJUMP_KERNEL_CONFIG:-base}" 2>"$logdir/$base.build.log" | tail -n 1)
+		-c "$kconfig" 2>"$logdir/$base.build.log" | tail -n 1)
 	bzimage=$kdir/bzImage
 	if [ -z "$kdir" ] || [ ! -r "$bzimage" ]; then
 		tail -n 20 "$logdir/$base.build.log" >&2
@@ -207,6 +236,9 @@ else
 	fi
 fi
 imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs}
+# A holds the kernel, so each kernel config gets its own images; sharing
+# one directory would rebuild them on every switch.
+[ "$kconfig" = base ] || imgdir=$imgdir-$kconfig
 if ! "$here/make-initramfs.sh" -k "$bzimage" "$imgdir" >>"$logdir/$base.build.log" 2>&1; then
 	tail -n 20 "$logdir/$base.build.log" >&2
 	fail "initramfs build failed (log: $logdir/$base.build.log)"
@@ -228,15 +260,21 @@ complete_lines() {
 }
 
 # Drop the lines allow-panic-after tolerates: those matching $panicre from
-# the first line matching $allow_after to the next kernel banner.
+# the first line matching $allow_after to the next kernel banner.  Also
+# drop each WARNING report allow-warning tolerates: from a "WARNING:" line
+# matching $allow_warn to its "---[ end trace" line.
 tolerated_dropped() {
-	if [ -z "$allow_after" ]; then
+	if [ -z "$allow_after" ] && [ -z "$allow_warn" ]; then
 		cat
 		return
 	fi
-	KJ_FROM=$allow_after KJ_OK=$panicre KJ_TO=$bannerre awk '
+	KJ_FROM=$allow_after KJ_OK=$panicre KJ_TO=$bannerre KJ_WARN=$allow_warn awk '
 		BEGIN { from = ENVIRON["KJ_FROM"]; ok = ENVIRON["KJ_OK"]
-			to = ENVIRON["KJ_TO"] }
+			to = ENVIRON["KJ_TO"]; warn = ENVIRON["KJ_WARN"] }
+		inwarn && (/---\[ end trace/ || ++wl > 80) { inwarn = 0; next }
+		inwarn { next }
+		warn != "" && /WARNING:/ && $0 ~ warn { inwarn = 1; wl = 0; next }
+		from == "" { print; next }
 		state == 0 && $0 ~ from { state = 1; print; next }
 		state == 1 && $0 ~ to { state = 2 }
 		state == 1 && $0 ~ ok { next }
@@ -266,18 +304,26 @@ flock 8 || fail "cannot lock $cache/.qemu.lock"
 	echo "scenario: $name"
 	echo "impl: $impl${KEXEC:+ (KEXEC=$KEXEC)}"
 	echo "marker: $marker"
-	echo "kernel: $bzimage"
+	echo "kernel: $bzimage (config $kconfig)"
+	echo "machine: ${mem_mib} MiB, $smp vCPUs${disk_mib:+, virtio disk $disk_mib MiB}"
 	echo "initrd: $imgdir/initrd-a.cpio.gz"
 	echo "cmdline: $cmdline"
 } >"$logdir/$base.meta"
 : >"$logdir/$base.steps"
 : >"$serial"
+drive=()
+if [ -n "$disk_mib" ]; then
+	disk=$logdir/$base.disk.img
+	rm -f "$disk"
+	truncate -s "${disk_mib}M" "$disk" || fail "cannot create $disk"
+	drive=(-drive "file=$disk,format=raw,if=virtio")
+fi
 
 now
 t0=$now_us
 started=1
 qemu-system-i386 -accel tcg -nodefaults -no-reboot -nographic \
-	-m 512 -smp 2 \
+	-m "$mem_mib" -smp "$smp" "${drive[@]}" \
 	-serial "file:$serial" \
 	-d guest_errors,cpu_reset -D "$logdir/$base.qemu-debug.log" \
 	-kernel "$bzimage" -initrd "$imgdir/initrd-a.cpio.gz" \

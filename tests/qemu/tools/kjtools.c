@@ -14,6 +14,7 @@ int memfill_main(int argc, char **argv);
 int vmcore_check_main(int argc, char **argv);
 int physmem_main(int argc, char **argv);
 int monotime_main(int argc, char **argv);
+int runas_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -23,6 +24,7 @@ static const struct {
 	{ "vmcore-check", vmcore_check_main },
 	{ "physmem", physmem_main },
 	{ "monotime", monotime_main },
+	{ "runas", runas_main },
 };
 
 static int run(const char *name, int argc, char **argv)
@@ -45,7 +47,7 @@ int main(int argc, char **argv)
 	if (rc < 0 && argc > 1)
 		rc = run(argv[1], argc - 1, argv + 1);
 	if (rc < 0) {
-		fprintf(stderr, "usage: kjtools memfill|vmcore-check|physmem|monotime ARGS...\n");
+		fprintf(stderr, "usage: kjtools memfill|vmcore-check|physmem|monotime|runas ARGS...\n");
 		return 2;
 	}
 	return rc;

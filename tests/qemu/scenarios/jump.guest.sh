@@ -1,0 +1,187 @@
+#!/bin/sh
+# jump: kexec -p, then kexec -j round trips between A and its crash kernel
+# B, in one boot.  Shared by jump-pae (scenarios/jump-pae.guest.sh).
+#
+# kjump.trips=N on A's command line (from the .host file) sets the number
+# of round trips; A hands it on to B.
+#
+# A: an ext2 file system on the first 4 MiB of /dev/vda (mounted), 64 MiB
+#    of memfill pattern (kept by a memfill in verify mode), a counter loop
+#    in the background; load B with kexec -p, then N times:
+#      write "A-was-here MARKER k" raw at A_BLK, kexec -j, timed with
+#      the TSC (ms=, wall time) and CLOCK_MONOTONIC (a-ms=, A's own time:
+#      it stands still while A is frozen);
+#      when it returns: same shell process (PID and start time), counter
+#      advanced, memfill re-verifies every page, B's latest raw block read
+#      from the disk (page cache dropped first), a file written and read
+#      back on the ext2 file system, no Oops/WARNING/BUG in dmesg.
+#    Each trip is one line "KJ A: trip k rc=.. ms=.. ..." for the host.
+#    At the end: the median of the warm trips (2..N).
+# B: first entry is a fresh boot: report the command line, find every
+#    memfill page of A in /proc/vmcore, read A's raw block, write its own,
+#    then kexec -j back; each time that returns 0, A has resumed B:
+#    "KJ B: resumed n=k", A's block is read again, B's written again, and
+#    B jumps back again.
+. /lib/kjump/common.sh
+
+MIB=64
+PAGES=$((MIB * 256))
+tag=$KJ_MARKER$KJ_MARKER
+DISK=/dev/vda
+FS_KB=4096                 # ext2 on the first 4 MiB
+A_BLK=18432                # 512-byte sectors: A's raw block at 9 MiB
+B_BLK=16384                # B's raw block at 8 MiB
+
+cmdline_word() {           # cmdline_word NAME: value of NAME=, or "none"
+	_v=none
+	set -f
+	for _w in $(cat /proc/cmdline); do
+		case $_w in "$1"=*) _v=${_w#*=} ;; esac
+	done
+	set +f
+	echo "$_v"
+}
+
+say_lines() {              # say_lines PREFIX FILE
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		kj_say "$1$_l"
+	done <"$2"
+}
+
+disk_write() {             # disk_write SECTOR TEXT (one sector, synced)
+	printf '%-511s\n' "$2" |
+		dd of=$DISK bs=512 seek="$1" count=1 conv=notrunc,fsync 2>/tmp/dd.err
+}
+
+disk_read() {              # disk_read SECTOR: the text, read from the device
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	dd if=$DISK bs=512 skip="$1" count=1 2>/dev/null | tr -d '\000' |
+		head -n 1 | sed 's/ *$//'
+}
+
+starttime() {              # start time of process $1 (clock ticks since boot)
+	cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null || echo gone
+}
+
+TRIPS=$(cmdline_word kjump.trips)
+[ "$TRIPS" = none ] && TRIPS=20
+
+case $KJ_STAGE in
+A)
+	kj_need_kexec
+	if [ ! -b $DISK ]; then
+		kj_say "no $DISK"
+		exit 1
+	fi
+	mke2fs -q $DISK $FS_KB >/tmp/mkfs.out 2>&1 || { say_lines "mkfs: " /tmp/mkfs.out; exit 1; }
+	mkdir -p /mnt/a
+	mount -t ext2 $DISK /mnt/a || exit 1
+	echo "A-fs $KJ_MARKER" >/mnt/a/hello
+	kj_say "fs: $(cat /mnt/a/hello)"
+
+	# memfill's report lines come through a FIFO that the shell keeps
+	# open read-write on fd 3: `read` then blocks until memfill writes.
+	mkfifo /tmp/memfill.fifo || exit 1
+	exec 3<>/tmp/memfill.fifo
+	memfill $MIB "$tag" >&3 2>/tmp/memfill.err &
+	mfpid=$!
+	IFS= read -r line <&3
+	kj_say "$line"
+	kill -USR1 $mfpid
+	IFS= read -r line <&3
+	kj_say "before: $line"
+
+	(i=0; while :; do i=$((i + 1)); echo $i >/tmp/counter.new;
+		mv /tmp/counter.new /tmp/counter; sleep 0.05; done) &
+	cpid=$!
+
+	# wall time across a jump: the TSC (see tools/monotime.c)
+	khz=$(monotime --tsc-khz)
+	kj_say "tsc khz=$khz"
+
+	st0=$(starttime $$)
+	kj_say "shell pid=$$ start=$st0 memfill=$mfpid counter-loop=$cpid trips=$TRIPS"
+
+	kj_run load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+		--append="$(kj_b_append) kjump.trips=$TRIPS" || exit 1
+	kj_say "kexec_crash_loaded=$(cat /sys/kernel/kexec_crash_loaded)"
+
+	: >/tmp/ms
+	k=1
+	while [ $k -le $TRIPS ]; do
+		disk_write $A_BLK "A-was-here $KJ_MARKER $k" || { say_lines "dd: " /tmp/dd.err; exit 1; }
+		prev=$(cat /tmp/counter 2>/dev/null)
+		kj_say "trip $k jump counter=$prev"
+		m0=$(monotime)
+		t0=$(monotime --tsc $khz)
+		"$KEXEC" -j 2>/tmp/jump.err
+		rc=$?
+		t1=$(monotime --tsc $khz)
+		m1=$(monotime)
+		ms=$(((t1 - t0) / 1000))
+		ams=$(((m1 - m0) / 1000))
+		say_lines "trip $k stderr: " /tmp/jump.err
+		if [ $rc != 0 ]; then
+			kj_say "trip $k rc=$rc"
+			exit 1
+		fi
+		echo $ms >>/tmp/ms
+
+		# The counter loop runs again once it is thawed; wait for its
+		# next step (bounded by 5 s of monotime, not a sleep).
+		now=$(cat /tmp/counter 2>/dev/null)
+		tw=$((m1 + 5000000))
+		while [ "$now" -le "$prev" ] && [ "$(monotime)" -lt $tw ]; do
+			now=$(cat /tmp/counter 2>/dev/null)
+		done
+		if [ "$now" -gt "$prev" ]; then adv=advanced; else adv=stuck; fi
+		kill -USR1 $mfpid
+		IFS= read -r vline <&3
+		b=$(disk_read $B_BLK)
+		echo "A-fs $KJ_MARKER trip $k" >/mnt/a/trip$k
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		fs=$(cat /mnt/a/trip$k 2>&1)
+		nerr=$(dmesg | grep -cE 'Oops|WARNING|BUG')
+		kj_say "trip $k rc=$rc ms=$ms a-ms=$ams shell=$$/$(starttime $$) was=$$/$st0 counter=$prev>$now $adv ($vline) disk=\"$b\" fs=\"$fs\" dmesg-errors=$nerr"
+		k=$((k + 1))
+	done
+	kj_say "trip ms: $(tr '\n' ' ' </tmp/ms)"
+	if [ $TRIPS -ge 2 ]; then
+		tail -n +2 /tmp/ms | sort -n >/tmp/warm
+		n=$(wc -l </tmp/warm)
+		m=$(sed -n "$(((n + 1) / 2))p" /tmp/warm)
+		if [ $((n % 2)) = 0 ]; then
+			m2=$(sed -n "$((n / 2 + 1))p" /tmp/warm)
+			m=$(((m + m2) / 2))
+		fi
+		kj_say "warm round trip median ms=$m (trips 2..$TRIPS) min=$(head -n 1 /tmp/warm) max=$(tail -n 1 /tmp/warm)"
+	fi
+	kill $cpid $mfpid
+	umount /mnt/a || exit 1
+	;;
+B)
+	kj_say "cmdline: $(cat /proc/cmdline)"
+	kj_say "kexec_jump_buf_pfn=$(cmdline_word kexec_jump_buf_pfn) kexec_backup=$(cmdline_word kexec_backup)"
+	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
+	kj_say "find rc=$?"
+	say_lines "" /tmp/find.out
+	say_lines "find stderr: " /tmp/find.err
+	n=0
+	while :; do
+		kj_say "n=$n disk-a=\"$(disk_read $A_BLK)\""
+		disk_write $B_BLK "B-was-here $KJ_MARKER $n" || { say_lines "dd: " /tmp/dd.err; exit 1; }
+		kj_say "jump back n=$n"
+		"$KEXEC" -j 2>/tmp/jump.err
+		rc=$?
+		say_lines "jump back stderr: " /tmp/jump.err
+		if [ $rc != 0 ]; then
+			kj_say "jump back rc=$rc"
+			exit 1
+		fi
+		n=$((n + 1))
+		kj_say "resumed n=$n rc=$rc"
+	done
+	;;
+esac
