@@ -53,12 +53,6 @@ int purgatory_place(struct kexec_image *img, uint64_t lo, uint64_t hi,
 	return 0;
 }
 
-static void hash_segment(struct sha256_ctx *ctx, const struct image_segment *s)
-{
-	sha256_update(ctx, s->buf, s->bufsz);
-	sha256_update_zeros(ctx, s->memsz - s->bufsz);
-}
-
 int purgatory_finish(struct kexec_image *img,
 		     const struct purgatory_slot *slot, bool verify)
 {
@@ -70,7 +64,13 @@ int purgatory_finish(struct kexec_image *img,
 	for (i = 0; i < img->nr_seg; i++) {
 		const struct image_segment *s = &img->seg[i];
 
-		if (s->mem == slot->addr)
+		/*
+		 * Only the bytes loaded from user buffers: the kernel zeroes
+		 * the rest of each segment itself, and hashing those zeros
+		 * (the kernel's init_size, the backup area) was most of the
+		 * load and of purgatory's time.
+		 */
+		if (s->mem == slot->addr || !s->bufsz)
 			continue;
 		if (n == PURGATORY_MAX_REGIONS) {
 			kx_err("purgatory: more than %d segments to check",
@@ -78,11 +78,11 @@ int purgatory_finish(struct kexec_image *img,
 			return -E2BIG;
 		}
 		p->regions[n].start = s->mem;
-		p->regions[n].len = s->memsz;
+		p->regions[n].len = s->bufsz;
 		n++;
-		/* Hashing is most of the load time: skip it when unused. */
+		/* Hashing is still most of the load time: skip it with -i. */
 		if (verify)
-			hash_segment(&ctx, s);
+			sha256_update(&ctx, s->buf, s->bufsz);
 	}
 	p->nr_regions = n;
 	if (verify)

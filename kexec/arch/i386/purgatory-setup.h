@@ -23,8 +23,8 @@ int purgatory_place(struct kexec_image *img, uint64_t lo, uint64_t hi,
 		    struct purgatory_slot *slot);
 
 /*
- * List every segment but purgatory's own in the parameter block, with
- * their sha256 when verify is on (hashing is most of the load time, so
+ * List the loaded bytes of every segment but purgatory's own in the
+ * parameter block, with their sha256 when verify is on (hashing is most of the load time, so
  * -i skips it), and set img->entry.
  */
 int purgatory_finish(struct kexec_image *img,
