@@ -94,5 +94,5 @@ gen_base() {
 	} > $name.host
 }
 gen_jump jump 20 ""
-gen_jump jump-pae 5 pae
+gen_jump jump-pae 20 pae
 n=6 gen_base
