@@ -64,10 +64,21 @@ run_qemu() {
 		sh "$srcdir/tests/qemu/run-all.sh" kdump
 }
 
+# With the QEMU half enabled the test kernel gets built anyway: let the
+# unit tests parse that real bzImage too (cached after the first build).
+real_kernel() {
+	[ "${QEMU_TESTS:-yes}" = yes ] && [ -z "${KJUMP_BZIMAGE:-}" ] || return 0
+	echo "(building or fetching the cached test kernel)"
+	dir=$(sh "$srcdir/kernel-companion/build-kernel.sh" -q | tail -n 1) &&
+		[ -f "$dir/bzImage" ] && KJUMP_BZIMAGE=$dir/bzImage &&
+		export KJUMP_BZIMAGE
+	return 0
+}
+
 case $part in
 unit) run_unit ;;
 qemu) run_qemu ;;
-all) run_unit; run_qemu ;;
+all) real_kernel; run_unit; run_qemu ;;
 *) echo "usage: $0 unit|qemu|all" >&2; exit 2 ;;
 esac
 
