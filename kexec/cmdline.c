@@ -83,26 +83,42 @@ static bool has_key(const char *word, size_t n, const char *key)
 	return n >= k && !memcmp(word, key, k);
 }
 
+/* The next word at or after p, or NULL at the end; *n is its length. */
+static const char *next_word(const char *p, size_t *n)
+{
+	while (is_space(*p))
+		p++;
+	if (!*p)
+		return NULL;
+	*n = word_len(p);
+	return p;
+}
+
+bool cmdline_has_key(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t n;
+
+	for (; (p = next_word(p, &n)); p += n)
+		if (has_key(p, n, key))
+			return true;
+	return false;
+}
+
 int cmdline_append_reused(struct cmdline *cl, const char *proc_text,
 			  bool drop_crashkernel)
 {
 	const char *p = proc_text;
+	size_t n;
 	int ret;
 
-	for (;;) {
-		size_t n;
-
-		while (is_space(*p))
-			p++;
-		if (!*p)
-			return 0;
-		n = word_len(p);
-		if (!has_key(p, n, "BOOT_IMAGE=") &&
-		    !(drop_crashkernel && has_key(p, n, "crashkernel="))) {
-			ret = append_bytes(cl, p, n);
-			if (ret)
-				return ret;
-		}
-		p += n;
+	for (; (p = next_word(p, &n)); p += n) {
+		if (has_key(p, n, "BOOT_IMAGE=") ||
+		    (drop_crashkernel && has_key(p, n, "crashkernel=")))
+			continue;
+		ret = append_bytes(cl, p, n);
+		if (ret)
+			return ret;
 	}
+	return 0;
 }

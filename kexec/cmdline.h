@@ -30,6 +30,9 @@ int cmdline_append(struct cmdline *cl, const char *text);
 int cmdline_append_reused(struct cmdline *cl, const char *proc_text,
 			  bool drop_crashkernel);
 
+/* Does text hold a word starting with key ("name=")? */
+bool cmdline_has_key(const char *text, const char *key);
+
 static inline const char *cmdline_str(const struct cmdline *cl)
 {
 	return cl->buf ? cl->buf : "";

@@ -113,10 +113,10 @@ int read_jump_buf_pfn(const char *root, uint64_t *pfn)
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/kexec_jump_buf_pfn", root);
 	ret = read_ulong(path, &v);
-	if (ret == -ENOENT)
-		return ret;
-	if (ret || !v || v > (UINT64_MAX >> 12))
-		return ret && ret != -EINVAL ? ret : -EINVAL;
+	if (ret)
+		return ret;	/* -ENOENT: a stock kernel; -EINVAL: garbage */
+	if (!v || v > (UINT64_MAX >> 12))
+		return -EINVAL;
 	*pfn = v;
 	return 0;
 }

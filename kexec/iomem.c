@@ -5,33 +5,39 @@
 
 #include "iomem.h"
 
+int iomem_parse_line(const char *line, uint64_t *start, uint64_t *end,
+		     const char **name)
+{
+	unsigned long long s, e;
+	int used = 0;
+
+	if (sscanf(line, " %llx-%llx : %n", &s, &e, &used) != 2 || !used ||
+	    e < s || e == ~0ull)
+		return -EINVAL;
+	*start = s;
+	*end = e + 1;
+	*name = line + used;
+	return 0;
+}
+
 static int parse_line(const char *text, size_t len, const char *name,
 		      uint64_t *start, uint64_t *end, int *match)
 {
-	unsigned long long s, e;
-	char buf[256], *line = buf;
-	size_t nlen = strlen(name);
-	int used = 0;
+	const char *found;
+	char buf[256];
+	int ret;
 
 	*match = 0;
 	if (len >= sizeof(buf))
 		return -EINVAL;
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	while (*line == ' ')
-		line++;
-	len = strlen(line);
-	if (!len)
+	if (!buf[strspn(buf, " ")])
 		return 0;
-	if (sscanf(line, "%llx-%llx : %n", &s, &e, &used) != 2 || !used ||
-	    e < s || e == ~0ull)
-		return -EINVAL;
-	if ((size_t)used + nlen != len || memcmp(line + used, name, nlen))
-		return 0;
-	*start = s;
-	*end = e + 1;
-	*match = 1;
-	return 0;
+	ret = iomem_parse_line(buf, start, end, &found);
+	if (!ret)
+		*match = !strcmp(found, name);
+	return ret;
 }
 
 int iomem_collect(const char *text, const char *name, uint32_t type,

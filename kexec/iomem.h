@@ -9,6 +9,13 @@
 #include "memory-map.h"
 
 /*
+ * One NUL-terminated line "start-end : name" (inclusive hex bounds, any
+ * indentation): [*start, *end) and the name.  Returns 0 or -EINVAL.
+ */
+int iomem_parse_line(const char *line, uint64_t *start, uint64_t *end,
+		     const char **name);
+
+/*
  * Every line (at any nesting depth) whose name is exactly name, added to
  * map with the given type, in file order.  Returns 0 or -EINVAL on a
  * malformed line.

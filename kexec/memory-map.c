@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "file-io.h"
+#include "iomem.h"
 #include "log.h"
 #include "memory-map.h"
 
@@ -115,22 +116,6 @@ const char *memmap_type_name(uint32_t type)
 	}
 }
 
-/* "start-end : name" with inclusive hex bounds; 0 on success. */
-static int parse_iomem_line(const char *line, uint64_t *start, uint64_t *end,
-			    const char **name)
-{
-	unsigned long long s, e;
-	int consumed = 0;
-
-	if (sscanf(line, "%llx-%llx : %n", &s, &e, &consumed) != 2 ||
-	    !consumed || e < s || e == UINT64_MAX)
-		return -EINVAL;
-	*start = s;
-	*end = e + 1;
-	*name = line + consumed;
-	return 0;
-}
-
 int memmap_parse_iomem(struct mem_map *map, const char *text)
 {
 	const char *p = text;
@@ -153,7 +138,7 @@ int memmap_parse_iomem(struct mem_map *map, const char *text)
 		/* Nested lines describe users of a range, not the map. */
 		if (line[0] == ' ' || line[0] == '\0')
 			continue;
-		if (parse_iomem_line(line, &start, &end, &name))
+		if (iomem_parse_line(line, &start, &end, &name))
 			return -EINVAL;
 		type = memmap_type_from_name(name);
 		/* "00000000-00000000": the kernel hides addresses from users */

@@ -115,15 +115,22 @@ static int parse_addr(const char *opt, const char *text, uint64_t *val)
 	return 0;
 }
 
+/* The option letter that chose an action, for messages. */
+static char action_letter(enum kexec_action act)
+{
+	static const char letters[] = { [ACT_LOAD] = 'l', [ACT_UNLOAD] = 'u',
+					[ACT_EXEC] = 'e', [ACT_FORCE] = 'f',
+					[ACT_JUMP] = 'j', [ACT_STATUS] = 'S',
+					[ACT_DEFAULT] = '?' };
+
+	return letters[act];
+}
+
 static int set_action(struct kexec_opts *o, enum kexec_action act, char c)
 {
-	static const char names[] = { [ACT_LOAD] = 'l', [ACT_UNLOAD] = 'u',
-				      [ACT_EXEC] = 'e', [ACT_FORCE] = 'f',
-				      [ACT_JUMP] = 'j', [ACT_STATUS] = 'S' };
-
 	if (o->action != ACT_NONE && o->action != act) {
 		kx_err("options: -%c and -%c cannot be combined",
-		       names[o->action], c);
+		       action_letter(o->action), c);
 		return -1;
 	}
 	o->action = act;
@@ -173,9 +180,6 @@ static int parse_one(struct kexec_opts *o, int c)
  */
 static int resolve_slot(struct kexec_opts *o)
 {
-	static const char names[] = { [ACT_EXEC] = 'e', [ACT_FORCE] = 'f',
-				      [ACT_JUMP] = 'j', [ACT_DEFAULT] = '?' };
-
 	if (o->seen_l && o->action != ACT_STATUS &&
 	    set_action(o, ACT_LOAD, 'l'))
 		return -1;
@@ -184,7 +188,7 @@ static int resolve_slot(struct kexec_opts *o)
 	if (o->action == ACT_EXEC || o->action == ACT_FORCE ||
 	    o->action == ACT_JUMP) {
 		kx_err("options: -p and -%c cannot be combined",
-		       names[o->action]);
+		       action_letter(o->action));
 		return -1;
 	}
 	if (o->action == ACT_STATUS && o->seen_l) {

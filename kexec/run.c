@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "file-io.h"
 #include "kexec-syscall.h"
 #include "log.h"
@@ -88,7 +89,7 @@ static bool jumped_into(void)
 
 	if (read_file("/proc/cmdline", 65536, &text, &len))
 		return false;
-	yes = strstr(text, "kexec_jump_buf_pfn=") != NULL;
+	yes = cmdline_has_key(text, "kexec_jump_buf_pfn=");
 	free(text);
 	return yes;
 }

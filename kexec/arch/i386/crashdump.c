@@ -301,19 +301,6 @@ static int memmap_words(const struct mem_map *map, struct cmdline *cl)
 	return ret;
 }
 
-static bool has_word(const char *line, const char *key)
-{
-	size_t k = strlen(key);
-	const char *p = line;
-
-	while ((p = strstr(p, key))) {
-		if (p == line || p[-1] == ' ')
-			return true;
-		p += k;
-	}
-	return false;
-}
-
 static int add_cmdline_words(const struct load_request *req,
 			     struct crash_setup *cs)
 {
@@ -331,7 +318,7 @@ static int add_cmdline_words(const struct load_request *req,
 	if (ret)
 		return ret;
 	/* An explicit kexec_jump_buf_pfn= in --append wins (testing, nesting). */
-	if (has_word(req->cmdline, "kexec_jump_buf_pfn="))
+	if (cmdline_has_key(req->cmdline, "kexec_jump_buf_pfn="))
 		return 0;
 	ret = read_jump_buf_pfn(req->root, &pfn);
 	if (ret == -ENOENT)
