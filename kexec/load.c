@@ -125,6 +125,11 @@ int load_kernel(const struct kexec_opts *o)
 	struct load_request req;
 	int ret;
 
+	if (o->preserve_context || o->jump_back_helper) {
+		kx_err("--load-%s: not implemented yet", o->preserve_context ?
+		       "preserve-context" : "jump-back-helper");
+		return -1;
+	}
 	memmap_init(&map);
 	cmdline_init(&cl);
 	image_init(&img, o->mem_min, o->mem_max);

@@ -17,6 +17,12 @@ enum {
 	OPT_PASS_MEMMAP,
 	OPT_ELF32,
 	OPT_ELF64,
+	OPT_PRESERVE,
+	OPT_JUMP_BACK_HELPER,
+	OPT_ENTRY,
+	OPT_ARGS_LINUX,
+	OPT_ARGS_NONE,
+	OPT_ARGS_ELF,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +50,12 @@ static const struct option long_opts[] = {
 	{ "reuse-cmdline",	no_argument,		NULL, OPT_REUSE_CMDLINE },
 	{ "mem-min",		required_argument,	NULL, OPT_MEM_MIN },
 	{ "mem-max",		required_argument,	NULL, OPT_MEM_MAX },
+	{ "load-preserve-context", no_argument,		NULL, OPT_PRESERVE },
+	{ "load-jump-back-helper", no_argument,		NULL, OPT_JUMP_BACK_HELPER },
+	{ "entry",		required_argument,	NULL, OPT_ENTRY },
+	{ "args-linux",		no_argument,		NULL, OPT_ARGS_LINUX },
+	{ "args-none",		no_argument,		NULL, OPT_ARGS_NONE },
+	{ "args-elf",		no_argument,		NULL, OPT_ARGS_ELF },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -79,6 +91,18 @@ void print_usage(void)
 "      --mem-min=ADDR    lowest physical address to place segments at\n"
 "      --mem-max=ADDR    highest physical address to place segments at\n"
 "  -i, --no-checks       purgatory skips the sha256 check of the segments\n"
+"      --entry=ADDR      start the image at ADDR instead of its own entry\n"
+"\n"
+"ELF images (-t elf-x86):\n"
+"      --args-linux      boot a vmlinux: boot_params at %esi (default)\n"
+"      --args-none       jump straight to the ELF entry, no boot data\n"
+"\n"
+"Upstream-style jump (any kernel with CONFIG_KEXEC_JUMP):\n"
+"      --load-preserve-context  load KERNEL so that it can come back to\n"
+"                        this one (needs --mem-max; -e or -j runs it)\n"
+"      --load-jump-back-helper  in the kernel jumped into: load the way\n"
+"                        back (--entry, or kexec_jump_back_entry= from\n"
+"                        /proc/cmdline)\n"
 "\n"
 "Crash loading (-p):\n"
 "      --pass-memmap-cmdline  give the crash kernel its memory map as\n"
@@ -169,6 +193,16 @@ static int parse_one(struct kexec_opts *o, int c)
 		return 0;
 	case OPT_MEM_MIN: return parse_addr("--mem-min", optarg, &o->mem_min);
 	case OPT_MEM_MAX: return parse_addr("--mem-max", optarg, &o->mem_max);
+	case OPT_PRESERVE: o->preserve_context = o->seen_l = true; return 0;
+	case OPT_JUMP_BACK_HELPER:
+		o->jump_back_helper = o->seen_l = true;
+		return 0;
+	case OPT_ENTRY:
+		o->has_entry = true;
+		return parse_addr("--entry", optarg, &o->entry);
+	case OPT_ARGS_LINUX: o->elf_args = ELF_ARGS_LINUX; return 0;
+	case OPT_ARGS_NONE: o->elf_args = ELF_ARGS_NONE; return 0;
+	case OPT_ARGS_ELF: o->elf_args = ELF_ARGS_ELF; return 0;
 	default:
 		return -1;
 	}
@@ -185,6 +219,12 @@ static int resolve_slot(struct kexec_opts *o)
 		return -1;
 	if (!o->panic)
 		return 0;
+	if (o->preserve_context || o->jump_back_helper) {
+		kx_err("options: -p and --load-%s cannot be combined",
+		       o->preserve_context ? "preserve-context" :
+					     "jump-back-helper");
+		return -1;
+	}
 	if (o->action == ACT_EXEC || o->action == ACT_FORCE ||
 	    o->action == ACT_JUMP) {
 		kx_err("options: -p and -%c cannot be combined",
@@ -218,20 +258,37 @@ static void bad_option(int c, char **argv)
 		kx_err("%s: unknown option (try 'kexec --help')", arg);
 }
 
+/* What upstream kexec-tools accepts and this one refuses or requires. */
+static int check_jump_opts(const struct kexec_opts *o)
+{
+	if (o->preserve_context && o->jump_back_helper) {
+		kx_err("options: --load-preserve-context and --load-jump-back-helper cannot be combined");
+		return -1;
+	}
+	if (o->preserve_context && o->mem_max == UINT64_MAX) {
+		kx_err("--load-preserve-context: needs --mem-max=ADDR, the top of the memory the new kernel may use");
+		return -1;
+	}
+	return 0;
+}
+
 static int check_kernel_arg(struct kexec_opts *o)
 {
-	bool wants_kernel = o->action == ACT_LOAD || o->action == ACT_FORCE ||
-			    o->action == ACT_DEFAULT;
+	bool wants_kernel = (o->action == ACT_LOAD && !o->jump_back_helper) ||
+			    o->action == ACT_FORCE || o->action == ACT_DEFAULT;
 
 	if (wants_kernel && !o->kernel) {
 		kx_err("options: no kernel image given");
 		return -1;
 	}
 	if (!wants_kernel && o->kernel) {
-		kx_err("%s: a kernel image makes no sense with this action",
-		       o->kernel);
+		kx_err("%s: a kernel image makes no sense with %s", o->kernel,
+		       o->jump_back_helper ? "--load-jump-back-helper" :
+					     "this action");
 		return -1;
 	}
+	if (check_jump_opts(o))
+		return -1;
 	if (o->mem_min > o->mem_max) {
 		kx_err("--mem-min: 0x%llx is above --mem-max 0x%llx",
 		       (unsigned long long)o->mem_min,

@@ -24,6 +24,14 @@ enum kexec_action {
 
 #define KEXEC_MAX_APPEND	16
 
+/* How the ELF loader (-t elf-x86) starts the image. */
+enum elf_args {
+	ELF_ARGS_DEFAULT,	/* --args-linux */
+	ELF_ARGS_LINUX,		/* boot_params at %esi, through purgatory */
+	ELF_ARGS_NONE,		/* straight to e_entry, no purgatory */
+	ELF_ARGS_ELF,		/* ELF boot notes: refused, see kexec(8) */
+};
+
 struct kexec_opts {
 	enum kexec_action action;
 	bool panic;		/* -p: the crash (panic) slot */
@@ -35,6 +43,11 @@ struct kexec_opts {
 	bool reuse_cmdline;
 	bool pass_memmap_cmdline;	/* crash map as memmap= words */
 	int elf_class;		/* 0: auto, 32 or 64: forced core header class */
+	bool preserve_context;	/* --load-preserve-context */
+	bool jump_back_helper;	/* --load-jump-back-helper */
+	bool has_entry;		/* --entry given */
+	uint64_t entry;		/* --entry=ADDR */
+	enum elf_args elf_args;	/* --args-linux, --args-none, --args-elf */
 	const char *type;	/* -t, NULL: probe */
 	const char *kernel;	/* first non-option argument */
 	const char *initrd;
