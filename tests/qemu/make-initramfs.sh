@@ -9,13 +9,15 @@
 #                          physmem, monotime, runas) under /usr/bin, and our kexec
 #                          at /sbin/kexec when $KEXEC is set.
 # OUTDIR/initrd-a.cpio.gz  all of B, plus /boot/bzImage, /boot/initrd-b.cpio.gz,
+#                          /boot/kexec_test when $KEXEC_TEST is set,
 #                          Debian's kexec-tools at /opt/debian/sbin/kexec and
 #                          the two glibc files it needs under /lib, and
 #                          /boot/initrd-b-debian.cpio.gz: B plus Debian's
 #                          kexec-tools (for a B that runs it).
 #
 # BZIMAGE defaults to the companion kernel (kernel-companion/build-kernel.sh).
-# $KEXEC, when set, names our static i386 kexec.  The Debian packages
+# $KEXEC, when set, names our static i386 kexec; $KEXEC_TEST, when set,
+# the kexec_test image (kexec_test/ in the build tree).  The Debian packages
 # (busybox-static, kexec-tools, libc6, all :i386) are fetched once with
 # `apt-get download` into $KJUMP_CACHE_DIR/debs-i386 and unpacked with
 # `dpkg-deb -x`; nothing is installed.
@@ -70,6 +72,16 @@ if [ -n "$kexec_ours" ]; then
 	[ "$(echo "$hdr" | cut -c37-40)" = 0300 ] ||
 		die "KEXEC=$kexec_ours: not an i386 (EM_386) executable"
 	kexec_ours=$(realpath "$kexec_ours")
+fi
+
+kexec_test=${KEXEC_TEST:-}
+if [ -n "$kexec_test" ]; then
+	[ -f "$kexec_test" ] || die "KEXEC_TEST=$kexec_test: no such file"
+	case $(od -An -tx1 -N20 "$kexec_test" | tr -d ' \n') in
+	7f454c4601??????????????????????????0300) ;;
+	*) die "KEXEC_TEST=$kexec_test: not an ELF32 i386 image" ;;
+	esac
+	kexec_test=$(realpath "$kexec_test")
 fi
 
 # newest cached .deb of package $1, or nothing
@@ -160,6 +172,12 @@ inputs_hash=$( {
 	else
 		echo "== no kexec"
 	fi
+	if [ -n "$kexec_test" ]; then
+		echo "== kexec_test"
+		cat "$kexec_test"
+	else
+		echo "== no kexec_test"
+	fi
 } | sha256sum | cut -d' ' -f1)
 
 mkdir -p "$out"
@@ -244,6 +262,9 @@ pack "$b" "$stage/initrd-b.cpio.gz"
 cp "$bzimage" "$a/boot/bzImage"
 cp "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b.cpio.gz"
 cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
+if [ -n "$kexec_test" ]; then
+	cp "$kexec_test" "$a/boot/kexec_test"
+fi
 add_debian_kexec "$a"
 pack "$a" "$stage/initrd-a.cpio.gz"
 

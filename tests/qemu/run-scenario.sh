@@ -20,6 +20,10 @@
 #                        (LOGDIR/NAME.disk.img) as a virtio-blk drive, /dev/vda
 #     memory MIB         guest RAM (default 512)
 #     smp N              vCPUs (default 2)
+#     no-poweroff        the guest ends without powering off (a bare test
+#                        image such as kexec_test halts): once the last
+#                        expect has matched, the host stops QEMU itself
+#                        and judges the whole log
 #     xfail REASON       the run is known to fail: report XFAIL (exit 0)
 #                        when it fails, FAIL when it passes
 #     skip REASON        do not run at all: report SKIP (exit 77); meant
@@ -49,6 +53,9 @@
 #
 # Environment:
 #   KEXEC              our static i386 kexec (needed when KEXEC_IMPL=ours)
+#   KEXEC_TEST         the kexec_test image, put in A as /boot/kexec_test
+#                      (default: kexec_test/kexec_test of the build tree
+#                      that $KEXEC, tests/qemu/kexec-i386, belongs to)
 #   KEXEC_IMPL         ours (default) or debian (Debian's kexec-tools 2.0.25)
 #   KJUMP_QEMU_LOGDIR  where logs go (default tests/qemu/logs)
 #   KJUMP_CACHE_DIR    cache for the kernel, .debs and initramfs images
@@ -169,7 +176,7 @@ subst() {
 exp_t=() exp_re=() rejects=() extra= allow_after= allow_warn= skip_why=
 total=180
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
-disk_mib= mem_mib=512 smp=2
+disk_mib= mem_mib=512 smp=2 no_poweroff=0
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
 	lineno=$((lineno + 1))
@@ -214,6 +221,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 	smp)
 		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$name.host:$lineno: smp N"
 		smp=$rest ;;
+	no-poweroff)
+		[ -z "$rest" ] || fail "$name.host:$lineno: no-poweroff takes no argument"
+		no_poweroff=1 ;;
 	*) fail "$name.host:$lineno: unknown directive '$kw'" ;;
 	esac
 done <"$here/scenarios/$name.host"
@@ -234,6 +244,10 @@ else
 		tail -n 20 "$logdir/$base.build.log" >&2
 		fail "kernel build failed (log: $logdir/$base.build.log)"
 	fi
+fi
+if [ -z "${KEXEC_TEST:-}" ] && [ -n "${KEXEC:-}" ]; then
+	kt=$(dirname "$KEXEC")/../../kexec_test/kexec_test
+	[ -f "$kt" ] && export KEXEC_TEST=$kt
 fi
 imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs}
 # A holds the kernel, so each kernel config gets its own images; sharing
@@ -376,19 +390,26 @@ while :; do
 	sleep 0.1
 done
 
-# All expects met: the guest now powers off, which ends QEMU.
-off_deadline=$((now_us + poweroff_t * 1000000))
-while alive; do
-	check_bad complete
-	now
-	[ $now_us -lt $off_deadline ] ||
-		fail "guest did not power off within ${poweroff_t}s after the last expect"
-	sleep 0.1
-done
+# All expects met: the guest now powers off, which ends QEMU, or, with
+# no-poweroff, QEMU is stopped here.
+if [ $no_poweroff = 1 ]; then
+	stop_qemu
+else
+	off_deadline=$((now_us + poweroff_t * 1000000))
+	while alive; do
+		check_bad complete
+		now
+		[ $now_us -lt $off_deadline ] ||
+			fail "guest did not power off within ${poweroff_t}s after the last expect"
+		sleep 0.1
+	done
+fi
 now
 t1=$now_us
-wait "$qemu_pid"
-qemu_pid=
+if [ -n "$qemu_pid" ]; then
+	wait "$qemu_pid"
+	qemu_pid=
+fi
 check_bad all
 echo "done in $(secs $((t1 - t0)))s" >>"$logdir/$base.steps"
 [ "$verbose" = 1 ] && tail -n 1 "$logdir/$base.steps" >&2
