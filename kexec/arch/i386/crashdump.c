@@ -333,11 +333,12 @@ static int add_cmdline_words(const struct load_request *req,
 	uint64_t pfn;
 	int ret;
 
+	if (cs->preserve)
+		return req->opts->pass_memmap_cmdline ?
+			memmap_words(&cs->map, &cs->extra) : 0;
 	ret = append_word(&cs->extra, "elfcorehdr=%" PRIu64 "K",
 			  cs->elfcorehdr >> 10);
-	if (!ret && cs->preserve && req->opts->pass_memmap_cmdline)
-		ret = memmap_words(&cs->map, &cs->extra);
-	if (ret || cs->preserve)
+	if (ret)
 		return ret;
 	ret = append_word(&cs->extra, "kexec_backup=0x%" PRIx32 "@0x%"
 				  PRIx32 ":0x%" PRIx32, cs->backup_len,
@@ -465,8 +466,11 @@ int preserve_prepare(const struct load_request *req, struct kexec_image *img,
 		ret = 0;	/* no RAM in the window: check_window says so */
 	if (!ret)
 		ret = check_window(&ram, img, cs);
-	if (!ret)
-		ret = add_elfcorehdr(req, &ram, img, cs);
+	/*
+	 * No ELF core header: the notes it would point at (per-CPU crash
+	 * notes, vmcoreinfo) are in this kernel's memory, which the window
+	 * swaps away, and 6.1 WARNs and gives up on a header without notes.
+	 */
 	if (!ret)
 		ret = build_crash_map(req, img, cs);
 	if (!ret)

@@ -7,8 +7,9 @@
  * down to low memory plus the region.
  *
  * A preserve-context load (the upstream kexec jump) works the same way
- * with a window given by --mem-min/--mem-max instead of the region, and
- * with the kernel's page swapping instead of a backup copy.
+ * with a window given by --mem-min/--mem-max instead of the region, with
+ * the kernel's page swapping instead of a backup copy, and without the ELF
+ * core header.
  */
 #ifndef KJUMP_CRASHDUMP_H
 #define KJUMP_CRASHDUMP_H
@@ -45,9 +46,8 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 
 /*
  * --load-preserve-context: the new kernel may use low memory and the RAM
- * in [max(--mem-min, 1 MiB), --mem-max] (the window); it gets that as its
- * map and an ELF core header for the rest of this kernel's RAM.  Restricts
- * img to the window and adds the ELF header.  Prints its own errors.
+ * in [max(--mem-min, 1 MiB), --mem-max] (the window), and gets that as its
+ * map.  Restricts img to the window.  Prints its own errors.
  */
 int preserve_prepare(const struct load_request *req, struct kexec_image *img,
 		     struct crash_setup *cs);
