@@ -360,31 +360,49 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-/* The value of word "kexec_jump_back_entry=0x..." in cmdline, or 0. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* "0x" and 1..8 hex digits up to the end of the word, else 0. */
+static uint32_t parse_hex_word(const char *s)
+{
+	uint32_t v = 0;
+	int d, n;
+
+	if (s[0] != '0' || (s[1] | 0x20) != 'x')
+		return 0;
+	for (s += 2, n = 0; *s && !is_space(*s); s++, n++) {
+		d = hex_digit(*s);
+		if (d < 0 || n == 8)
+			return 0;
+		v = v << 4 | (uint32_t)d;
+	}
+	return v;
+}
+
+/* The value of the word "kexec_jump_back_entry=0x..." in cmdline, or 0. */
 static uint32_t jump_back_from_cmdline(const char *s)
 {
-	static const char key[] = "kexec_jump_back_entry=0x";
-	uint32_t v = 0;
+	static const char key[] = "kexec_jump_back_entry=";
 	size_t i;
 
-	for (; *s; s++) {
-		if (is_space(*s))
-			continue;
+	while (*s) {
+		while (is_space(*s))
+			s++;
 		for (i = 0; key[i] && s[i] == key[i]; i++)
 			;
-		if (!key[i]) {
-			for (s += i, v = 0; *s && !is_space(*s); s++) {
-				char c = *s;
-
-				v = v << 4 | (uint32_t)(c <= '9' ? c - '0' :
-							 (c | 0x20) - 'a' + 10);
-			}
-			return v;
-		}
-		while (*s && !is_space(s[1]))
+		if (!key[i])
+			return parse_hex_word(s + i);
+		while (*s && !is_space(*s))
 			s++;
-		if (!*s)
-			break;
 	}
 	return 0;
 }
