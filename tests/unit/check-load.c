@@ -610,7 +610,7 @@ static void check_elf_loads(const struct load *l, const struct elf_file *e)
 }
 
 /* The made-up setup header and purgatory's room for the jump back entry. */
-static void check_elf_params(const struct seg *bp,
+static void check_elf_params(const struct args *a, const struct seg *bp,
 			     const struct purgatory_params *p)
 {
 	size_t len;
@@ -632,7 +632,7 @@ static void check_elf_params(const struct seg *bp,
 	    p->cmdline_end + p->cmdline_room > bp->mem + bp->bufsz)
 		bad("params: cmdline_room %" PRIu32 ", want 65 inside the segment",
 		    p->cmdline_room);
-	if (p->flags & PGF_JUMP_BACK_ENTRY)
+	if ((p->flags & PGF_JUMP_BACK_ENTRY) && !a->preserve)
 		bad("params: PGF_JUMP_BACK_ENTRY without --load-preserve-context");
 }
 
@@ -656,7 +656,7 @@ static void check_elf(const struct load *l, const struct args *a,
 		bad("params: eip 0x%" PRIx32 ", want 0x%" PRIx64, p->regs.eip,
 		    want);
 	if (bp)
-		check_elf_params(bp, p);
+		check_elf_params(a, bp, p);
 }
 
 static int parse_args(int argc, char **argv, struct args *a)

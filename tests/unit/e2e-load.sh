@@ -49,7 +49,7 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	jump-fallback-a jump-fallback-b jump-fallback-nothing
 	preserve-mark-cleared bzimage-entry elf-args-linux elf-probed
 	elf-args-none elf-entry elf-refused elf-type-unknown not-any-image
-	elf-real-vmlinux"
+	elf-real-vmlinux elf-preserve elf-preserve-args-none"
 
 failed=0
 
@@ -603,6 +603,29 @@ t_elf_args_linux() {
 	[ "$(loaded)" = 1 ] || fail "kexec_loaded is $(loaded)" &&
 	check_elf_last "$elf" --initrd "$initrd" \
 		--cmdline "console=ttyS0 kjump.marker=elf"
+}
+
+# An ELF image loaded to come back: the same window rules as a bzImage.
+t_elf_preserve() {
+	kx -- -l --load-preserve-context --mem-max=$win -t elf-x86 "$elf" \
+		--append=kjump.pc=elf
+	want_rc 0 && no_stderr &&
+	calls | grep -q '^kexec_load .* flags=0x30002 result=OK' ||
+		fail "load: $(calls | grep '^kexec_load' | tail -n 1)" &&
+	check_elf_last "$elf" --preserve-window "0x100000-$win" \
+		--append kjump.pc=elf
+}
+
+# --args-none: no purgatory, no zero page, but low memory and the window
+# are still every page covered (kexec_test's preserve mode).
+t_elf_preserve_args_none() {
+	kx -- -l --load-preserve-context --mem-max=$win -t elf-x86 \
+		--args-none "$elf"
+	want_rc 0 && no_stderr &&
+	l=$(last_load) &&
+	awk '$1 == "segment" { n++; if ($5 == "0x0") z++ }
+	     END { exit !(n >= 3 && z >= 2) }' "$out/$l/info" ||
+		fail "segments: $(grep '^segment' "$out/$l/info" | tr '\n' '|')"
 }
 
 # No -t: not a bzImage, so the ELF loader takes it, --args-linux style.

@@ -24,7 +24,9 @@
 #include "boot-params.h"
 #include "bzimage-header.h"
 #include "cmdline.h"
+#include "crashdump.h"
 #include "elf-exec.h"
+#include "kexec-syscall.h"
 #include "log.h"
 #include "purgatory-setup.h"
 
@@ -47,6 +49,8 @@ struct elf_load {
 	bool linux_args;		/* boot params + purgatory */
 	uint32_t entry;			/* e_entry, or --entry */
 	struct cmdline cmdline;		/* final text for the new kernel */
+	const struct mem_map *e820;	/* the map the new kernel gets */
+	struct crash_setup preserve;	/* --load-preserve-context */
 	uint64_t initrd;
 };
 
@@ -189,7 +193,7 @@ static int place_boot_params(const struct load_request *req,
 	}
 	/* kernel NULL: no bzImage header, boot-params.c makes one up. */
 	*spec = (struct boot_params_spec){
-		.kernel = NULL, .bi = NULL, .e820 = req->memmap,
+		.kernel = NULL, .bi = NULL, .e820 = ld->e820,
 		.cmdline = text, .initrd_addr = ld->initrd,
 		.initrd_len = ld->initrd ? req->initrd_len : 0,
 	};
@@ -220,10 +224,13 @@ static void set_purgatory(const struct kexec_opts *o,
 		p->flags |= PGF_JUMP_BACK_ENTRY;
 }
 
-static int check_cmdline(const struct elf_load *ld)
+static int check_cmdline(const struct kexec_opts *o, const struct elf_load *ld)
 {
 	size_t len = strlen(cmdline_str(&ld->cmdline));
 
+	/* Purgatory appends kexec_jump_back_entry= to a preserve load. */
+	if (o->preserve_context)
+		len += JUMP_BACK_WORD_LEN;
 	if (len > ELF_CMDLINE_MAX) {
 		kx_err("command line: %zu bytes, a vmlinux takes at most %u",
 		       len, ELF_CMDLINE_MAX);
@@ -242,13 +249,15 @@ static int build_linux_args(const struct load_request *req,
 	size_t old_len = 0;
 	int ret;
 
-	ret = check_cmdline(ld);
+	ret = check_cmdline(req->opts, ld);
 	if (!ret)
 		ret = place_initrd(req, ld, img);
 	if (!ret)
 		ret = place_boot_params(req, ld, img, &spec, &bp);
 	if (!ret)
 		ret = purgatory_place(img, MIB, LOWMEM_LIMIT, &slot);
+	if (!ret && req->opts->preserve_context)
+		ret = preserve_fill(img, &ld->preserve);
 	if (ret)
 		return ret;
 	old = boot_params_read_old(req->root, &old_len);
@@ -270,11 +279,25 @@ static int build_image(const struct load_request *req, struct elf_load *ld,
 	ret = place_loads(&ld->ei, img);
 	if (ret)
 		return ret;
-	if (!ld->linux_args) {
-		img->entry = ld->entry;
-		return 0;
-	}
-	return build_linux_args(req, ld, img);
+	if (ld->linux_args)
+		return build_linux_args(req, ld, img);
+	img->entry = ld->entry;
+	return req->opts->preserve_context ?
+		preserve_fill(img, &ld->preserve) : 0;
+}
+
+/* --load-preserve-context: the window, its map, swapped not copied. */
+static int prepare_preserve(const struct load_request *req,
+			    struct elf_load *ld, struct kexec_image *img)
+{
+	int ret = preserve_prepare(req, img, &ld->preserve);
+
+	if (ret)
+		return ret;
+	if (!req->opts->pass_memmap_cmdline)
+		ld->e820 = &ld->preserve.map;
+	img->flags |= KEXEC_PRESERVE_CONTEXT;
+	return cmdline_append(&ld->cmdline, cmdline_str(&ld->preserve.extra));
 }
 
 static int elf_x86_load(const struct load_request *req,
@@ -296,11 +319,16 @@ static int elf_x86_load(const struct load_request *req,
 	/* elf_exec_parse() keeps every load, so e_entry, below 4 GiB. */
 	ld.entry = (uint32_t)(o->has_entry ? o->entry : ld.ei.entry);
 	cmdline_init(&ld.cmdline);
+	crash_setup_init(&ld.preserve);
+	ld.e820 = req->memmap;
 	ret = cmdline_append(&ld.cmdline, req->cmdline);
 	if (ret)
 		kx_err("command line: %s", strerror(-ret));
-	else
+	if (!ret && o->preserve_context)
+		ret = prepare_preserve(req, &ld, img);
+	if (!ret)
 		ret = build_image(req, &ld, img);
+	crash_setup_free(&ld.preserve);
 	cmdline_free(&ld.cmdline);
 	return ret;
 }
