@@ -30,7 +30,7 @@ static int read_input(const char *what, const char *path, size_t max,
 	if (ret == -EFBIG)
 		kx_err("%s: %s is larger than %zu MiB", path, what, max >> 20);
 	else if (ret)
-		kx_err("%s: %s", path, strerror(-ret));
+		kx_err("%s %s: %s", what, path, strerror(-ret));
 	return ret;
 }
 
