@@ -32,7 +32,7 @@ static int read_input(const char *what, const char *path, size_t max,
 	if (ret == -EFBIG)
 		kx_err("%s: %s is larger than %zu MiB", path, what, max >> 20);
 	else if (ret)
-		kx_err("%s: %s", path, strerror(-ret));
+		kx_err("%s %s: %s", what, path, strerror(-ret));
 	return ret;
 }
 
@@ -96,9 +96,12 @@ static const struct image_loader *find_loader(const struct kexec_opts *o,
 		return NULL;
 	}
 	/* With -t or one loader its reason is the whole story. */
-	if (o->type || !arch_loaders[1])
-		kx_err("%s: not a %s: %s", o->kernel, o->type ? o->type :
-		       arch_loaders[0]->name, why);
+	if (o->type || !arch_loaders[1]) {
+		const char *name = o->type ? o->type : arch_loaders[0]->name;
+
+		kx_err("%s: not %s %s: %s", o->kernel,
+		       strchr("aeiouAEIOU", name[0]) ? "an" : "a", name, why);
+	}
 	else
 		kx_err("%s: not a kernel image this kexec can load: %s",
 		       o->kernel, all);

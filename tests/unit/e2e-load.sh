@@ -676,7 +676,7 @@ t_elf_type_unknown() {
 	kx -- -l -t vmlinux "$elf"
 	want_rc 1 && one_error "-t vmlinux: unknown image type (known: bzImage, elf-x86)" &&
 	kx -- -l -t elf-x86 "$kernel" &&
-	want_rc 1 && one_error ": not a elf-x86: no ELF magic" &&
+	want_rc 1 && one_error ": not an elf-x86: no ELF magic" &&
 	kx -- -l -t bzImage "$elf" &&
 	want_rc 1 && one_error ": not a bzImage: " &&
 	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called"

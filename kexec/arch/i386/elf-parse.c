@@ -39,6 +39,10 @@
 #define EM_386		3
 #define EM_486		6
 #define PT_LOAD		1
+#define PT_DYNAMIC	2
+#define PT_INTERP	3
+#define PT_TLS		7
+#define PT_GNU_RELRO	0x6474e552
 #define PN_XNUM		0xffff
 
 #define PHYS_LIMIT	0x100000000ull	/* ELF32: 32-bit physical addresses */
@@ -182,6 +186,23 @@ static int check_loads(const struct elf_exec_info *info, char *why,
 		      (unsigned long long)info->entry);
 }
 
+/*
+ * A program for user space, not for bare metal: nothing at boot runs a
+ * dynamic linker, sets up TLS or write-protects relocations.
+ */
+static int check_user_space(uint32_t type, char *why, size_t whylen)
+{
+	const char *what = type == PT_INTERP ? "PT_INTERP" :
+			   type == PT_DYNAMIC ? "PT_DYNAMIC" :
+			   type == PT_TLS ? "PT_TLS" :
+			   type == PT_GNU_RELRO ? "PT_GNU_RELRO" : NULL;
+
+	if (!what)
+		return 0;
+	return reject(why, whylen, "a user-space program (has %s), not a kernel",
+		      what);
+}
+
 int elf_exec_parse(const char *buf, size_t len, struct elf_exec_info *info,
 		   char *why, size_t whylen)
 {
@@ -205,6 +226,9 @@ int elf_exec_parse(const char *buf, size_t len, struct elf_exec_info *info,
 	for (i = 0; i < num; i++) {
 		const char *ph = buf + phoff + (size_t)i * entsize;
 
+		ret = check_user_space(rd32(ph + PH_TYPE), why, whylen);
+		if (ret)
+			return ret;
 		if (rd32(ph + PH_TYPE) != PT_LOAD)
 			continue;
 		ret = add_load(buf, len, ph, info, i, why, whylen);
