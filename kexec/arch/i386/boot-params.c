@@ -142,3 +142,19 @@ int boot_params_build(const struct boot_params_spec *s, uint8_t *bp)
 	memcpy(bp + BP_SIZE, s->cmdline, len + 1);
 	return 0;
 }
+
+int boot_params_build_here(const char *root, struct boot_params_spec *spec,
+			   uint8_t *buf)
+{
+	size_t old_len = 0;
+	uint8_t *old = boot_params_read_old(root, &old_len);
+	int ret;
+
+	spec->old_bp = old;
+	spec->old_bp_len = old_len;
+	ret = boot_params_build(spec, buf);
+	spec->old_bp = NULL;
+	spec->old_bp_len = 0;
+	free(old);
+	return ret;
+}

@@ -58,4 +58,11 @@ uint8_t *boot_params_read_old(const char *root, size_t *len);
 /* Fill buf (boot_params_size() bytes, zeroed).  Prints its own errors. */
 int boot_params_build(const struct boot_params_spec *spec, uint8_t *buf);
 
+/*
+ * boot_params_build() with spec->old_bp taken from the running kernel
+ * below root (video and ACPI facts), when it exports its boot_params.
+ */
+int boot_params_build_here(const char *root, struct boot_params_spec *spec,
+			   uint8_t *buf);
+
 #endif

@@ -219,18 +219,13 @@ static int build_image(const struct load_request *req, struct bz_load *ld,
 {
 	struct boot_params_spec spec;
 	struct purgatory_slot slot;
-	uint8_t *bp, *old;
-	size_t old_len = 0;
+	uint8_t *bp;
 	int ret;
 
 	ret = place_segments(req, ld, img, &spec, &bp, &slot);
 	if (ret)
 		return ret;
-	old = boot_params_read_old(req->root, &old_len);
-	spec.old_bp = old;
-	spec.old_bp_len = old_len;
-	ret = boot_params_build(&spec, bp);
-	free(old);
+	ret = boot_params_build_here(req->root, &spec, bp);
 	if (ret)
 		return ret;
 	set_purgatory(req->opts, ld, &spec, &slot);

@@ -245,8 +245,7 @@ static int build_linux_args(const struct load_request *req,
 {
 	struct boot_params_spec spec;
 	struct purgatory_slot slot;
-	uint8_t *bp, *old;
-	size_t old_len = 0;
+	uint8_t *bp;
 	int ret;
 
 	ret = check_cmdline(req->opts, ld);
@@ -260,11 +259,7 @@ static int build_linux_args(const struct load_request *req,
 		ret = preserve_fill(img, &ld->preserve);
 	if (ret)
 		return ret;
-	old = boot_params_read_old(req->root, &old_len);
-	spec.old_bp = old;
-	spec.old_bp_len = old_len;
-	ret = boot_params_build(&spec, bp);
-	free(old);
+	ret = boot_params_build_here(req->root, &spec, bp);
 	if (ret)
 		return ret;
 	set_purgatory(req->opts, ld, &spec, &slot);
