@@ -5,7 +5,9 @@
 #   build-kernel.sh [-c CONFIG] [-q]
 #
 # CONFIG names a fragment in kernel-companion/configs/ (default: base);
-# any other fragment is applied on top of base.config.
+# any other fragment is applied on top of base.config.  A fragment with a
+# "# series-upto: NNNN" line applies only the patches numbered up to NNNN
+# (e.g. a kernel with the preserve-context fixes but without KJUMP).
 # The result is cached under $KJUMP_CACHE_DIR (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump), keyed by the hash of
 # the series, every patch it lists, the fragment, this script and the
@@ -39,8 +41,11 @@ say() { [ "$quiet" = 1 ] || echo "build-kernel: $*" >&2; }
 [ -r "$tarball" ] || die "$tarball: not found (install linux-source-6.1)"
 [ -r "$fragment" ] || die "$fragment: no such config fragment"
 
+upto=$(sed -n 's/^# series-upto: *\([0-9]\{4\}\)$/\1/p' "$fragment")
 patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series" | grep -v '^$' || true
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series" | grep -v '^$' |
+		awk -v upto="${upto:-9999}" 'substr($0, 1, 4) + 0 <= upto + 0' ||
+		true
 }
 
 # The cache key covers everything that changes the result.

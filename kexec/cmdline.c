@@ -105,6 +105,30 @@ bool cmdline_has_key(const char *text, const char *key)
 	return false;
 }
 
+int cmdline_get_u64(const char *text, const char *key, uint64_t *val)
+{
+	const char *p = text, *found = NULL;
+	size_t n, klen = strlen(key), found_len = 0;
+	char num[32], *end;
+
+	for (; (p = next_word(p, &n)); p += n) {
+		if (has_key(p, n, key)) {
+			found = p + klen;
+			found_len = n - klen;
+		}
+	}
+	if (!found)
+		return -ENOENT;
+	if (!found_len || found_len >= sizeof(num) || *found < '0' ||
+	    *found > '9')
+		return -EINVAL;
+	memcpy(num, found, found_len);
+	num[found_len] = '\0';
+	errno = 0;
+	*val = strtoull(num, &end, 0);
+	return errno || *end ? -EINVAL : 0;
+}
+
 int cmdline_append_reused(struct cmdline *cl, const char *proc_text,
 			  bool drop_crashkernel)
 {

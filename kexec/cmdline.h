@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct cmdline {
 	char *buf;
@@ -32,6 +33,13 @@ int cmdline_append_reused(struct cmdline *cl, const char *proc_text,
 
 /* Does text hold a word starting with key ("name=")? */
 bool cmdline_has_key(const char *text, const char *key);
+
+/*
+ * The number in the last "key<number>" word of text (base as strtoull
+ * with 0).  Returns 0, -ENOENT without such a word, -EINVAL if it is not
+ * a number.
+ */
+int cmdline_get_u64(const char *text, const char *key, uint64_t *val);
 
 static inline const char *cmdline_str(const struct cmdline *cl)
 {

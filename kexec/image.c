@@ -213,6 +213,50 @@ int image_add_buffer(struct kexec_image *img, const char *name,
 	return image_add_segment(img, name, buf, bufsz, *addr, size);
 }
 
+static int add_fill(struct kexec_image *img, uint64_t start, uint64_t end)
+{
+	if (img->nr_seg == KEXEC_MAX_SEGMENTS) {
+		kx_err("fill: too many segments to cover 0x%" PRIx64 "-0x%"
+		       PRIx64 " (the kernel takes %d; lower --mem-max or use fewer files)",
+		       start, end - 1, KEXEC_MAX_SEGMENTS);
+		return -E2BIG;
+	}
+	img->seg[img->nr_seg++] = (struct image_segment){
+		.name = "fill", .mem = start, .memsz = end - start,
+	};
+	return 0;
+}
+
+int image_fill_range(struct kexec_image *img, uint64_t start, uint64_t end)
+{
+	const struct image_segment *s;
+
+	start = align_up(start, PAGE_SIZE_4K);
+	end = align_down(end, PAGE_SIZE_4K);
+	while (start < end) {
+		uint64_t next = end;
+		unsigned int i;
+
+		/* The first segment at or above start bounds this piece. */
+		for (i = 0; i < img->nr_seg; i++) {
+			s = &img->seg[i];
+			if (s->mem + s->memsz > start && s->mem < next)
+				next = s->mem > start ? s->mem : start;
+		}
+		if (next > start) {
+			int ret = add_fill(img, start, next);
+
+			if (ret)
+				return ret;
+			start = next;
+			continue;
+		}
+		s = overlapping(img, start, start + PAGE_SIZE_4K);
+		start = s->mem + s->memsz;
+	}
+	return 0;
+}
+
 struct image_segment *image_find_segment(struct kexec_image *img,
 					 const char *name)
 {

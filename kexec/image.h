@@ -67,6 +67,14 @@ int image_add_buffer(struct kexec_image *img, const char *name,
 		     uint64_t align, uint64_t lo, uint64_t hi, bool highest,
 		     uint64_t *addr);
 
+/*
+ * Claim [start, end) for a preserve-context image without loading bytes
+ * there: zero-length segments over every part not already taken.  The
+ * kernel then swaps those pages out and back instead of overwriting
+ * them.  Page-rounds inwards.  Prints its own error.
+ */
+int image_fill_range(struct kexec_image *img, uint64_t start, uint64_t end);
+
 struct image_segment *image_find_segment(struct kexec_image *img,
 					 const char *name);
 

@@ -11,6 +11,7 @@
 #include "load.h"
 #include "log.h"
 #include "memory-map.h"
+#include "preserve-mark.h"
 
 #define MAX_KERNEL_SIZE		(256u << 20)
 #define MAX_INITRD_SIZE		(1024u << 20)
@@ -110,9 +111,67 @@ static int submit(struct kexec_image *img)
 	img->flags |= arch_kexec_flags();
 	image_dump(img);
 	ret = kexec_load_image(img, img->flags);
-	if (ret)
+	if (ret) {
 		kx_err("kexec_load: %s", kexec_load_strerror(ret));
-	return ret;
+		return ret;
+	}
+	if (img->flags & KEXEC_PRESERVE_CONTEXT)
+		preserve_mark_set();
+	else if (!(img->flags & KEXEC_ON_CRASH))
+		preserve_mark_clear();
+	return 0;
+}
+
+/* Where the kernel that jumped here wants to be called back. */
+static int jump_back_entry(const struct kexec_opts *o, uint64_t *entry)
+{
+	char *text;
+	size_t len;
+	int ret;
+
+	if (o->has_entry) {
+		*entry = o->entry;
+		return 0;
+	}
+	ret = read_file("/proc/cmdline", 65536, &text, &len);
+	if (ret) {
+		kx_err("/proc/cmdline: %s", strerror(-ret));
+		return ret;
+	}
+	ret = cmdline_get_u64(text, "kexec_jump_back_entry=", entry);
+	free(text);
+	if (ret == -ENOENT)
+		kx_err("--load-jump-back-helper: no --entry, and no kexec_jump_back_entry= on /proc/cmdline (this kernel was not entered by a jump)");
+	else if (ret || !*entry || *entry > UINT32_MAX)
+		kx_err("--load-jump-back-helper: kexec_jump_back_entry= on /proc/cmdline is not an address");
+	return ret ? ret : (!*entry || *entry > UINT32_MAX) ? -EINVAL : 0;
+}
+
+/*
+ * The way back of an upstream kexec jump: an image of one empty segment
+ * whose entry is the caller's re-entry point, loaded with
+ * KEXEC_PRESERVE_CONTEXT; kexec -e (or -j) then returns to the caller.
+ */
+int load_jump_back_helper(const struct kexec_opts *o)
+{
+	struct kexec_image img;
+	int loaded = kexec_slot_loaded(false);
+	int ret;
+
+	if (loaded > 0) {
+		kx_err("--load-jump-back-helper: a kernel is already loaded here (kexec -u first if it is not the way back)");
+		return -1;
+	}
+	image_init(&img, 0, UINT64_MAX);
+	ret = jump_back_entry(o, &img.entry);
+	if (!ret) {
+		img.seg[0] = (struct image_segment){ .name = "helper" };
+		img.nr_seg = 1;
+		img.flags = KEXEC_PRESERVE_CONTEXT;
+		ret = submit(&img);
+	}
+	image_free(&img);
+	return ret ? -1 : 0;
 }
 
 int load_kernel(const struct kexec_opts *o)
@@ -125,11 +184,8 @@ int load_kernel(const struct kexec_opts *o)
 	struct load_request req;
 	int ret;
 
-	if (o->preserve_context || o->jump_back_helper) {
-		kx_err("--load-%s: not implemented yet", o->preserve_context ?
-		       "preserve-context" : "jump-back-helper");
-		return -1;
-	}
+	if (o->jump_back_helper)
+		return load_jump_back_helper(o);
 	memmap_init(&map);
 	cmdline_init(&cl);
 	image_init(&img, o->mem_min, o->mem_max);
@@ -180,5 +236,7 @@ int unload_kernel(const struct kexec_opts *o)
 		kx_err("unload: %s", kexec_load_strerror(ret));
 		return -1;
 	}
+	if (!o->panic)
+		preserve_mark_clear();
 	return 0;
 }

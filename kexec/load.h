@@ -12,6 +12,13 @@
  */
 int load_kernel(const struct kexec_opts *opts);
 
+/*
+ * --load-jump-back-helper: in a kernel entered by an upstream kexec jump,
+ * load the way back to the kernel that jumped (--entry, or
+ * kexec_jump_back_entry= from /proc/cmdline).
+ */
+int load_jump_back_helper(const struct kexec_opts *o);
+
 /* -u: unload the normal (or, with -p, the crash) slot. */
 int unload_kernel(const struct kexec_opts *opts);
 

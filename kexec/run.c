@@ -11,7 +11,9 @@
 #include "cmdline.h"
 #include "file-io.h"
 #include "kexec-syscall.h"
+#include "load.h"
 #include "log.h"
+#include "preserve-mark.h"
 #include "run.h"
 
 /*
@@ -64,13 +66,16 @@ static int need_loaded(const char *what, bool crash, const char *hint)
 
 int exec_kernel(const struct kexec_opts *o)
 {
+	bool comes_back;
 	int ret;
 
 	if (need_loaded("exec", false, "load a kernel with kexec -l first"))
 		return -1;
+	/* A jump returns here: keep the network as it is (quirk A9 d). */
+	comes_back = preserve_mark_valid();
 	if (!o->no_sync)
 		sync();
-	if (!o->no_ifdown)
+	if (!o->no_ifdown && !comes_back)
 		ifdown_all();
 	ret = kexec_reboot(LINUX_REBOOT_CMD_KEXEC);
 	if (!ret)
@@ -80,43 +85,32 @@ int exec_kernel(const struct kexec_opts *o)
 	return -1;
 }
 
-/* In a kernel that was jumped into, KJUMP jumps back. */
-static bool jumped_into(void)
+/* How this kernel was entered, from its command line. */
+enum entered_by { ENTERED_BOOT, ENTERED_KJUMP, ENTERED_PRESERVE };
+
+static enum entered_by entered_by(void)
 {
+	enum entered_by how = ENTERED_BOOT;
 	char *text;
 	size_t len;
-	bool yes;
 
 	if (read_file("/proc/cmdline", 65536, &text, &len))
-		return false;
-	yes = cmdline_has_key(text, "kexec_jump_buf_pfn=");
+		return how;
+	if (cmdline_has_key(text, "kexec_jump_buf_pfn="))
+		how = ENTERED_KJUMP;
+	else if (cmdline_has_key(text, "kexec_jump_back_entry="))
+		how = ENTERED_PRESERVE;
 	free(text);
-	return yes;
+	return how;
 }
 
-static int jump_precheck(bool back)
+static bool has_kjump(void)
 {
-	if (access("/sys/kernel/kexec_jump_buf_pfn", F_OK)) {
-		kx_err("jump: this kernel has no kexec jump support (no /sys/kernel/kexec_jump_buf_pfn); on a stock kernel use kexec -l --load-preserve-context and kexec -e");
-		return -1;
-	}
-	if (back)
-		return 0;
-	return need_loaded("jump", true, "load a kernel with kexec -p first");
+	return !access("/sys/kernel/kexec_jump_buf_pfn", F_OK);
 }
 
-int jump_kernel(const struct kexec_opts *o)
+static void jump_error(int ret, bool back)
 {
-	bool back = jumped_into();
-	int ret;
-
-	if (jump_precheck(back))
-		return -1;
-	if (!o->no_sync)
-		sync();
-	ret = kexec_reboot(LINUX_REBOOT_CMD_KJUMP);
-	if (!ret)
-		return 0;	/* jumped, and the other kernel jumped back */
 	if (ret == -EPERM)
 		kx_err("jump: not permitted (needs CAP_SYS_BOOT)");
 	else if (ret == -EINVAL && back)
@@ -127,6 +121,68 @@ int jump_kernel(const struct kexec_opts *o)
 		kx_err("jump: %s", "another kexec operation is in progress, or a task refused to freeze");
 	else
 		kx_err("jump: %s", strerror(-ret));
+}
+
+/* The companion's LINUX_REBOOT_CMD_KJUMP, into the crash slot or back. */
+static int jump_kjump(const struct kexec_opts *o, bool back)
+{
+	int ret;
+
+	if (!back && need_loaded("jump", true,
+				 "load a kernel with kexec -p first"))
+		return -1;
+	if (!o->no_sync)
+		sync();
+	ret = kexec_reboot(LINUX_REBOOT_CMD_KJUMP);
+	if (!ret)
+		return 0;	/* jumped, and the other kernel jumped back */
+	jump_error(ret, back);
+	return -1;
+}
+
+/*
+ * The upstream jump: run the preserve-context image in the normal slot.
+ * In a kernel entered that way, load the way back first if needed.
+ */
+static int jump_preserve(const struct kexec_opts *o, bool back)
+{
+	int ret;
+
+	if (back && !preserve_mark_valid() && load_jump_back_helper(o))
+		return -1;
+	if (!o->no_sync)
+		sync();
+	ret = kexec_reboot(LINUX_REBOOT_CMD_KEXEC);
+	if (!ret)
+		return 0;
+	kx_err("jump: %s", ret == -EPERM ?
+	       "not permitted (needs CAP_SYS_BOOT)" : strerror(-ret));
+	return -1;
+}
+
+/*
+ * -j: the companion's KJUMP where the kernel has it, the upstream
+ * preserve-context path otherwise, so that one command works on both.
+ */
+int jump_kernel(const struct kexec_opts *o)
+{
+	enum entered_by how = entered_by();
+
+	if (how == ENTERED_KJUMP && !has_kjump()) {
+		kx_err("jump: entered by KJUMP, but this kernel has no kexec jump support (no /sys/kernel/kexec_jump_buf_pfn)");
+		return -1;
+	}
+	if (how == ENTERED_KJUMP)
+		return jump_kjump(o, true);
+	if (how == ENTERED_PRESERVE)
+		return jump_preserve(o, true);
+	if (has_kjump() && kexec_slot_loaded(true) == 1)
+		return jump_kjump(o, false);
+	if (preserve_mark_valid())
+		return jump_preserve(o, false);
+	if (has_kjump())
+		return jump_kjump(o, false);	/* says what is missing */
+	kx_err("jump: nothing to jump into (this kernel has no KJUMP: load with kexec -l --load-preserve-context --mem-max=ADDR first)");
 	return -1;
 }
 

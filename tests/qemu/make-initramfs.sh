@@ -183,7 +183,7 @@ done
 # --- B: busybox, init, scenarios (and our kexec) ---
 b=$stage/b
 mkdir -p "$b/bin" "$b/sbin" "$b/usr/bin" "$b/usr/sbin" "$b/proc" "$b/sys" \
-	"$b/dev" "$b/tmp" "$b/root" "$b/etc" "$b/lib/kjump" "$b/scenarios"
+	"$b/dev" "$b/run" "$b/tmp" "$b/root" "$b/etc" "$b/lib/kjump" "$b/scenarios"
 cp "$ex/bin/busybox" "$b/bin/busybox"
 # Applet symlinks.  Listing the applets runs the i386 busybox on the host;
 # if the host cannot run it, /init falls back to `busybox --install -s`.

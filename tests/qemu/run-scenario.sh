@@ -56,6 +56,8 @@
 #   KJUMP_BZIMAGE      use this bzImage instead of building the kernel
 #   KJUMP_TIMEOUT_SCALE  multiply every timeout by this integer (default 1)
 #   KJUMP_VERBOSE=1    print each matched step with its time on stderr
+#   KJUMP_HOST_FILE    read the directives from this file instead of
+#                      scenarios/NAME.host (bench.sh: other run counts)
 #
 # Prints exactly one line on stdout:
 #   PASS: qemu/NAME (X.Ys)     exit 0  (X.Y: QEMU start to QEMU exit)
@@ -143,8 +145,9 @@ secs() {        # secs MICROSECONDS -> "X.Y"
 }
 
 # --- preconditions ---
-[ -f "$here/scenarios/$name.host" ] && [ -f "$here/scenarios/$name.guest.sh" ] ||
-	fail "no such scenario (need scenarios/$name.host and scenarios/$name.guest.sh)"
+hostfile=${KJUMP_HOST_FILE:-$here/scenarios/$name.host}
+[ -f "$hostfile" ] && [ -f "$here/scenarios/$name.guest.sh" ] ||
+	fail "no such scenario (need $hostfile and scenarios/$name.guest.sh)"
 command -v qemu-system-i386 >/dev/null 2>&1 || skip "qemu-system-i386 not installed"
 if [ -z "${KJUMP_BZIMAGE:-}" ]; then
 	tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -184,41 +187,41 @@ while IFS= read -r line || [ -n "$line" ]; do
 	expect)
 		read -r t re <<<"$rest"
 		[[ $t =~ ^[0-9]+$ ]] && [ -n "$re" ] ||
-			fail "$name.host:$lineno: expect SECS REGEX"
+			fail "${hostfile##*/}:$lineno: expect SECS REGEX"
 		exp_t+=("$((t * scale))")
 		exp_re+=("$(subst "$re")") ;;
 	reject)
-		[ -n "$rest" ] || fail "$name.host:$lineno: reject REGEX"
+		[ -n "$rest" ] || fail "${hostfile##*/}:$lineno: reject REGEX"
 		rejects+=("$(subst "$rest")") ;;
 	append) extra="$extra $(subst "$rest")" ;;
 	xfail) xfail=${rest:-known failure} ;;
 	skip) skip_why=${rest:-skipped by $name.host} ;;
 	allow-panic-after)
-		[ -n "$rest" ] || fail "$name.host:$lineno: allow-panic-after REGEX"
+		[ -n "$rest" ] || fail "${hostfile##*/}:$lineno: allow-panic-after REGEX"
 		allow_after=$(subst "$rest") ;;
 	allow-warning)
-		[ -n "$rest" ] || fail "$name.host:$lineno: allow-warning REGEX"
+		[ -n "$rest" ] || fail "${hostfile##*/}:$lineno: allow-warning REGEX"
 		allow_warn=$(subst "$rest") ;;
 	timeout)
-		[[ $rest =~ ^[0-9]+$ ]] || fail "$name.host:$lineno: timeout SECS"
+		[[ $rest =~ ^[0-9]+$ ]] || fail "${hostfile##*/}:$lineno: timeout SECS"
 		total=$rest ;;
 	config)
-		[[ $rest =~ ^[A-Za-z0-9_-]+$ ]] || fail "$name.host:$lineno: config NAME"
+		[[ $rest =~ ^[A-Za-z0-9_-]+$ ]] || fail "${hostfile##*/}:$lineno: config NAME"
 		kconfig=$rest ;;
 	disk)
-		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$name.host:$lineno: disk MIB"
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "${hostfile##*/}:$lineno: disk MIB"
 		disk_mib=$rest ;;
 	memory)
-		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$name.host:$lineno: memory MIB"
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "${hostfile##*/}:$lineno: memory MIB"
 		mem_mib=$rest ;;
 	smp)
-		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$name.host:$lineno: smp N"
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "${hostfile##*/}:$lineno: smp N"
 		smp=$rest ;;
-	*) fail "$name.host:$lineno: unknown directive '$kw'" ;;
+	*) fail "${hostfile##*/}:$lineno: unknown directive '$kw'" ;;
 	esac
-done <"$here/scenarios/$name.host"
+done <"$hostfile"
 [ -z "$skip_why" ] || { xfail=; skip "$skip_why"; }
-[ ${#exp_re[@]} -gt 0 ] || fail "$name.host has no expect line"
+[ ${#exp_re[@]} -gt 0 ] || fail "${hostfile##*/} has no expect line"
 total=$((total * scale))
 poweroff_t=$((30 * scale))
 

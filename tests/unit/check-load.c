@@ -6,6 +6,7 @@
  *              [--initrd FILE] [--append TEXT]... [--cmdline TEXT]
  *              [--absent TEXT]...
  *              [--no-verify] [--crash-region START-END]
+ *              [--preserve-window START-END]
  *
  * Checks what the next kernel and purgatory would rely on:
  *  - flags: KEXEC_ARCH_386, normal slot, no stray bits (0x10 above all)
@@ -24,6 +25,12 @@
  *  - with --crash-region (inclusive hex bounds, as in /proc/iomem): a -p
  *    load, KEXEC_ON_CRASH set and every segment inside the region; the
  *    e820 table and the segment count are then the crash loader's
+ *  - with --preserve-window: a --load-preserve-context load,
+ *    KEXEC_PRESERVE_CONTEXT set, every segment in low memory (below
+ *    640K) or the window, every RAM range of the e820 table there too
+ *    and each of its pages covered by a segment (so the kernel swaps it),
+ *    and purgatory told to append kexec_jump_back_entry= at the command
+ *    line's NUL with room for it
  *
  * Prints one "check-load: ..." line per problem and exits 1, or prints
  * nothing and exits 0.
@@ -67,7 +74,11 @@ struct args {
 	bool no_verify;
 	bool crash;
 	uint64_t crash_start, crash_end;	/* end exclusive */
+	bool preserve;
+	uint64_t win_start, win_end;		/* end exclusive */
 };
+
+#define LOW_END		0xa0000ull
 
 static int problems;
 
@@ -164,7 +175,7 @@ static bool in_ram(const struct mem_map *map, uint64_t start, uint64_t end)
 static void check_segments(const struct load *l, const struct mem_map *map,
 			   const struct args *a)
 {
-	unsigned long slot = a->crash ? 0x1ul : 0;
+	unsigned long slot = a->crash ? 0x1ul : a->preserve ? 0x2ul : 0;
 	unsigned int i, j;
 
 	if (l->flags & 0x10)
@@ -192,11 +203,82 @@ static void check_segments(const struct load *l, const struct mem_map *map,
 			bad("segment %u: 0x%" PRIx64 "-0x%" PRIx64
 			    " is outside the crash region", i, s->mem,
 			    s->mem + s->memsz - 1);
+		if (a->preserve && s->mem + s->memsz > LOW_END &&
+		    (s->mem < a->win_start || s->mem + s->memsz > a->win_end))
+			bad("segment %u: 0x%" PRIx64 "-0x%" PRIx64
+			    " is outside low memory and the window", i, s->mem,
+			    s->mem + s->memsz - 1);
 		for (j = 0; j < i; j++)
 			if (s->mem < l->s[j].mem + l->s[j].memsz &&
 			    l->s[j].mem < s->mem + s->memsz)
 				bad("segments %u and %u overlap", j, i);
 	}
+}
+
+static bool covered(const struct load *l, uint64_t page)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nr; i++)
+		if (page >= l->s[i].mem && page < l->s[i].mem + l->s[i].memsz)
+			return true;
+	return false;
+}
+
+/* Every whole RAM page of B's e820 is a segment: the kernel swaps it. */
+static void check_preserve_cover(const struct load *l, const struct seg *bp)
+{
+	size_t i, n = ((const uint8_t *)bp->buf)[0x1e8];
+
+	for (i = 0; i < n; i++) {
+		size_t off = 0x2d0 + 20 * i;
+		uint64_t s = le(bp->buf, off, 8);
+		uint64_t e = s + le(bp->buf, off + 8, 8);
+		uint64_t pg = (s + PAGE - 1) / PAGE * PAGE;
+
+		if (le(bp->buf, off + 16, 4) != 1)
+			continue;
+		for (; pg + PAGE <= e; pg += PAGE) {
+			if (!covered(l, pg)) {
+				bad("page 0x%" PRIx64 " is B's but no segment covers it",
+				    pg);
+				return;
+			}
+		}
+	}
+}
+
+static void check_preserve_e820(const struct seg *bp, const struct args *a)
+{
+	size_t i, n = ((const uint8_t *)bp->buf)[0x1e8];
+
+	for (i = 0; i < n; i++) {
+		size_t off = 0x2d0 + 20 * i;
+		uint64_t s = le(bp->buf, off, 8);
+		uint64_t e = s + le(bp->buf, off + 8, 8);
+
+		if (le(bp->buf, off + 16, 4) == 1 && e > LOW_END &&
+		    (s < a->win_start || e > a->win_end))
+			bad("e820 RAM 0x%" PRIx64 "-0x%" PRIx64
+			    " is outside low memory and the window", s, e - 1);
+	}
+}
+
+static void check_preserve_params(const struct purgatory_params *p,
+				  const struct seg *bp)
+{
+	const char *text = (const char *)bp->buf + 0x1000;
+
+	if (!(p->flags & PGF_JUMP_BACK_ENTRY) || (p->flags & PGF_BACKUP))
+		bad("params: flags 0x%" PRIx32 ", want JUMP_BACK_ENTRY, no BACKUP",
+		    p->flags);
+	if (p->cmdline_end != bp->mem + 0x1000 + strlen(text))
+		bad("params: cmdline_end 0x%" PRIx32 ", the NUL is at 0x%" PRIx64,
+		    p->cmdline_end, bp->mem + 0x1000 + strlen(text));
+	if (p->cmdline_room < 34 ||
+	    p->cmdline_end + p->cmdline_room > bp->mem + bp->bufsz)
+		bad("params: cmdline_room %" PRIu32 " (need 34, inside the segment)",
+		    p->cmdline_room);
 }
 
 /* The one segment satisfying match, or NULL (said why). */
@@ -374,7 +456,7 @@ static void check_initrd(const struct load *l, const struct seg *bp,
 	if (!a->initrd) {
 		if (le(bp->buf, 0x218, 4) || le(bp->buf, 0x21c, 4))
 			bad("ramdisk fields set without an initrd");
-		if (l->nr != 3 && !a->crash)
+		if (l->nr != 3 && !a->crash && !a->preserve)
 			bad("%u segments, want kernel, boot params, purgatory",
 			    l->nr);
 		return;
@@ -437,6 +519,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "absent", required_argument, NULL, 'x' },
 		{ "no-verify", no_argument, NULL, 'n' },
 		{ "crash-region", required_argument, NULL, 'p' },
+		{ "preserve-window", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long lo, hi;
@@ -452,13 +535,20 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'c': a->cmdline = optarg; break;
 		case 'n': a->no_verify = true; break;
 		case 'p':
+		case 'w':
 			n = 0;
 			if (sscanf(optarg, "%llx-%llx%n", &lo, &hi, &n) != 2 ||
 			    optarg[n] || hi < lo)
 				return -1;
-			a->crash = true;
-			a->crash_start = lo;
-			a->crash_end = hi + 1;
+			if (c == 'p') {
+				a->crash = true;
+				a->crash_start = lo;
+				a->crash_end = hi + 1;
+			} else {
+				a->preserve = true;
+				a->win_start = lo;
+				a->win_end = hi + 1;
+			}
 			break;
 		case 'a':
 			if (a->nr_append < 16)
@@ -473,7 +563,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 	}
 	if (!a->dump || !a->root || !a->kernel || optind != argc) {
-		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--absent TEXT]... [--no-verify] [--crash-region START-END]\n");
+		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--absent TEXT]... [--no-verify] [--crash-region START-END] [--preserve-window START-END]\n");
 		return -1;
 	}
 	return 0;
@@ -510,8 +600,14 @@ int main(int argc, char **argv)
 			bad("type_of_loader 0x%x, want 0xd0",
 			    ((const uint8_t *)bp->buf)[0x210]);
 		check_cmdline(bp, &a);
-		if (!a.crash)
+		if (a.preserve)
+			check_preserve_e820(bp, &a);
+		if (a.preserve)
+			check_preserve_cover(&l, bp);
+		else if (!a.crash)
 			check_e820(bp, &map);
+		if (a.preserve && p)
+			check_preserve_params(p, bp);
 		check_initrd(&l, bp, &a);
 	}
 	check_kernel(&l, &a, p, bp);

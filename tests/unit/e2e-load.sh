@@ -42,7 +42,10 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	exec-no-sync-no-ifdown force jump jump-refused jump-stock-kernel
 	jump-nothing-loaded jump-back default-shutdown missing-kernel
 	load-panic panic-cmdline-too-long panic-reuse-cmdline status-crash
-	status-normal"
+	status-normal preserve-load preserve-window-too-big preserve-exec
+	helper-from-cmdline helper-no-entry helper-already-loaded
+	jump-fallback-a jump-fallback-b jump-fallback-nothing
+	preserve-mark-cleared"
 
 failed=0
 
@@ -82,6 +85,8 @@ fresh() {
 	mkdir -p "$root/sys/kernel"
 	echo 0 > "$root/sys/kernel/kexec_loaded"
 	echo 0 > "$root/sys/kernel/kexec_crash_loaded"
+	mkdir -p "$root/run" "$root/proc/sys/kernel/random"
+	echo "e2e-boot-$n" > "$root/proc/sys/kernel/random/boot_id"
 }
 
 # kx [VAR=VALUE...] -- ARGS...: kexec under the shim; sets $rc and
@@ -338,7 +343,7 @@ t_jump_refused() {
 t_jump_stock_kernel() {
 	echo 1 > "$root/sys/kernel/kexec_crash_loaded"
 	kx -- -j
-	want_rc 1 && one_error "jump: this kernel has no kexec jump support" &&
+	want_rc 1 && one_error "jump: nothing to jump into (this kernel has no KJUMP" &&
 	! calls | grep -q '^reboot ' || fail "reboot called"
 }
 
@@ -459,6 +464,112 @@ t_status_normal() {
 	echo 0 > "$root/sys/kernel/kexec_crash_loaded" &&
 	kx -- -l -S &&
 	want_rc 1 || fail "-l -S looked at the crash slot"
+}
+
+# --load-preserve-context: B gets low memory and the window, all swapped.
+win=0x5ffffff
+preserve_ok() {
+	kx -- -l --load-preserve-context --mem-max=$win "$kernel" \
+		--initrd "$initrd" --append=kjump.pc=1
+	want_rc 0 && no_stderr &&
+	[ "$(loaded)" = 1 ] || fail "kexec_loaded is $(loaded)"
+}
+
+t_preserve_load() {
+	preserve_ok &&
+	calls | grep -q '^kexec_load .* flags=0x30002 result=OK' ||
+		fail "load: $(calls | grep '^kexec_load' | tail -n 1)" &&
+	check_last --preserve-window "0x100000-$win" --initrd "$initrd" \
+		--append kjump.pc=1 --absent elfcorehdr= \
+		--absent kexec_backup= --absent kexec_jump_buf_pfn= &&
+	[ -s "$root/run/kexec-preserve-context" ] || fail "no preserve mark"
+}
+
+# The kernel refuses more than half of RAM in one image: say it first.
+t_preserve_window_too_big() {
+	load_ok &&
+	kx -- -l --load-preserve-context --mem-max=0x1ffffff0 "$kernel"
+	want_rc 1 && one_error "more than half of RAM" &&
+	[ "$(nr_calls kexec_load)" -eq 1 ] || fail "a second kexec_load" &&
+	[ "$(loaded)" = 1 ] || fail "the first image is gone"
+}
+
+# -e of an image that comes back: no ifdown (A9 d), and exit 0 after it.
+t_preserve_exec() {
+	preserve_ok &&
+	kx -- -e
+	want_rc 0 && no_stderr &&
+	[ "$(calls | grep '^reboot ')" = "reboot cmd=0x45584543 result=OK" ] ||
+		fail "reboot calls: $(calls | grep '^reboot ' | tr '\n' '|')" &&
+	! calls | grep -q '^ifdown' || fail "ifdown before a jump"
+}
+
+in_b_upstream() {
+	echo "console=ttyS0 elfcorehdr=98304K kexec_jump_back_entry=0x1e0a4123" \
+		> "$root/proc/cmdline"
+}
+
+t_helper_from_cmdline() {
+	in_b_upstream
+	kx -- --load-jump-back-helper
+	want_rc 0 && no_stderr &&
+	calls | grep -q '^kexec_load .* entry=0x1e0a4123 nr_segments=1 flags=0x30002 result=OK' ||
+		fail "load: $(calls | grep '^kexec_load' | tr '\n' '|')" &&
+	grep -q '^segment 0 0x0 0x0 0x0$' "$out/$(last_load)/info" ||
+		fail "segment: $(grep '^segment' "$out/$(last_load)/info")"
+}
+
+t_helper_no_entry() {
+	kx -- --load-jump-back-helper
+	want_rc 1 && one_error "no kexec_jump_back_entry= on /proc/cmdline" &&
+	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called"
+}
+
+t_helper_already_loaded() {
+	load_ok &&
+	kx -- --load-jump-back-helper --entry=0x1000
+	want_rc 1 && one_error "already loaded" &&
+	[ "$(nr_calls kexec_load)" -eq 1 ] || fail "a second kexec_load" &&
+	[ "$(loaded)" = 1 ] || fail "the first image is gone"
+}
+
+# A stock kernel (no KJUMP): -j runs the preserve-context image.
+t_jump_fallback_a() {
+	preserve_ok &&
+	kx -- -j
+	want_rc 0 && no_stderr &&
+	[ "$(calls | grep '^reboot ')" = "reboot cmd=0x45584543 result=OK" ] ||
+		fail "reboot calls: $(calls | grep '^reboot ' | tr '\n' '|')" &&
+	! calls | grep -q '^ifdown' || fail "ifdown before a jump"
+}
+
+# ... and in the kernel it entered, -j loads the way back and takes it.
+t_jump_fallback_b() {
+	in_b_upstream
+	kx -- -j
+	want_rc 0 && no_stderr &&
+	calls | grep -q '^kexec_load .* entry=0x1e0a4123 nr_segments=1 flags=0x30002 result=OK' ||
+		fail "no helper load: $(calls | tr '\n' '|')" &&
+	[ "$(calls | tail -n 1)" = "reboot cmd=0x45584543 result=OK" ] ||
+		fail "last call: $(calls | tail -n 1)" &&
+	kx -- -j &&
+	want_rc 0 && [ "$(nr_calls kexec_load)" -eq 1 ] ||
+		fail "the second -j loaded the helper again"
+}
+
+t_jump_fallback_nothing() {
+	load_ok &&
+	kx -- -j
+	want_rc 1 && one_error "nothing to jump into" &&
+	[ "$(nr_calls reboot)" -eq 0 ] || fail "reboot called"
+}
+
+# An ordinary load or -u over a preserve image removes the mark.
+t_preserve_mark_cleared() {
+	preserve_ok && load_ok &&
+	[ ! -e "$root/run/kexec-preserve-context" ] || fail "mark kept after -l" &&
+	preserve_ok && kx -- -u && want_rc 0 &&
+	[ ! -e "$root/run/kexec-preserve-context" ] || fail "mark kept after -u"
 }
 
 for c in $CASES; do

@@ -8,7 +8,7 @@
  * Nothing reaches the real kernel: kexec_load(2) and reboot(2) are
  * recorded and answered here, sync() does nothing, network interfaces
  * are fake, and exec*() is refused.  Paths under /proc and /sys resolve
- * below $KJUMP_FAKE_ROOT (a missing root makes them all ENOENT).
+ * (and /run) below $KJUMP_FAKE_ROOT (a missing root makes them all ENOENT).
  *
  * Environment:
  *   KJUMP_FAKE_ROOT          the pretend /: sys/firmware/memmap,
@@ -225,7 +225,7 @@ static bool is_loaded(bool crash)
 
 /* ---------------------------------------------------------- redirects */
 
-/* /proc/... and /sys/... under the fake root; everything else as is. */
+/* /proc, /sys and /run under the fake root; everything else as is. */
 static const char *redirect(const char *path, char *buf, size_t size)
 {
 	const char *root = env("KJUMP_FAKE_ROOT");
@@ -233,7 +233,8 @@ static const char *redirect(const char *path, char *buf, size_t size)
 	if (!path || path[0] != '/')
 		return path;
 	if (strncmp(path, "/proc/", 6) && strcmp(path, "/proc") &&
-	    strncmp(path, "/sys/", 5) && strcmp(path, "/sys"))
+	    strncmp(path, "/sys/", 5) && strcmp(path, "/sys") &&
+	    strncmp(path, "/run/", 5))
 		return path;
 	if (!strncmp(path, "/proc/self/", 11) ||
 	    !strncmp(path, "/proc/thread-self/", 18))
@@ -326,6 +327,13 @@ EXPORT DIR *opendir(const char *path)
 	char buf[4096];
 
 	return REAL(opendir)(redirect(path, buf, sizeof(buf)));
+}
+
+EXPORT int unlink(const char *path)
+{
+	char buf[4096];
+
+	return REAL(unlink)(redirect(path, buf, sizeof(buf)));
 }
 
 EXPORT int access(const char *path, int mode)

@@ -24,6 +24,13 @@ struct boot_params_spec {
 	size_t old_bp_len;
 };
 
+/*
+ * Room after the command line for purgatory's " kexec_jump_back_entry=0x%08x"
+ * (34 bytes with the NUL) in a preserve-context load.
+ */
+#define BOOT_PARAMS_JUMP_SPARE	64
+#define JUMP_BACK_WORD_LEN	33	/* what the append adds to strlen() */
+
 /* Bytes needed for the zero page, the command line and spare room. */
 size_t boot_params_size(size_t cmdline_len, size_t spare);
 

@@ -78,7 +78,7 @@ struct bz_load {
 	struct bzimage_info bi;
 	struct cmdline cmdline;		/* final text for the new kernel */
 	const struct mem_map *e820;	/* the map the new kernel gets */
-	struct crash_setup crash;	/* -p only */
+	struct crash_setup crash;	/* -p and --load-preserve-context */
 	uint64_t kernel;
 	uint64_t initrd;
 };
@@ -87,9 +87,13 @@ static int check_cmdline(const struct kexec_opts *o, struct bz_load *ld)
 {
 	size_t len = strlen(cmdline_str(&ld->cmdline));
 
+	/* Purgatory appends kexec_jump_back_entry= to a preserve load. */
+	if (o->preserve_context)
+		len += JUMP_BACK_WORD_LEN;
 	if (len > ld->bi.cmdline_size) {
 		kx_err("command line: %zu bytes%s, this kernel takes at most %" PRIu32,
-		       len, o->panic ? " with the crash parameters" : "",
+		       len, o->panic ? " with the crash parameters" :
+		       o->preserve_context ? " with the jump parameters" : "",
 		       ld->bi.cmdline_size);
 		return -E2BIG;
 	}
@@ -114,7 +118,8 @@ static int place_boot_params(const struct load_request *req,
 			     struct boot_params_spec *spec, uint8_t **bp)
 {
 	const char *text = cmdline_str(&ld->cmdline);
-	size_t size = boot_params_size(strlen(text), 0);
+	size_t spare = req->opts->preserve_context ? BOOT_PARAMS_JUMP_SPARE : 0;
+	size_t size = boot_params_size(strlen(text), spare);
 
 	*bp = calloc(1, size);
 	if (!*bp || image_own(img, *bp)) {
@@ -153,6 +158,27 @@ static int prepare_crash(const struct load_request *req, struct bz_load *ld,
 	return cmdline_append(&ld->cmdline, cmdline_str(&ld->crash.extra));
 }
 
+/* --load-preserve-context: into the window, swapped rather than copied. */
+static int prepare_preserve(const struct load_request *req, struct bz_load *ld,
+			    struct kexec_image *img)
+{
+	int ret;
+
+	if (!ld->bi.relocatable && req->opts->mem_max < MIB + ld->bi.init_size) {
+		kx_err("%s: not relocatable, it needs 1 MiB-0x%llx inside --mem-max",
+		       req->opts->kernel,
+		       (unsigned long long)(MIB + ld->bi.init_size - 1));
+		return -EINVAL;
+	}
+	ret = preserve_prepare(req, img, &ld->crash);
+	if (ret)
+		return ret;
+	if (!req->opts->pass_memmap_cmdline)
+		ld->e820 = &ld->crash.map;
+	img->flags |= KEXEC_PRESERVE_CONTEXT;
+	return cmdline_append(&ld->cmdline, cmdline_str(&ld->crash.extra));
+}
+
 static int place_segments(const struct load_request *req, struct bz_load *ld,
 			  struct kexec_image *img,
 			  struct boot_params_spec *spec, uint8_t **bp,
@@ -167,6 +193,8 @@ static int place_segments(const struct load_request *req, struct bz_load *ld,
 		ret = place_boot_params(req, ld, img, spec, bp);
 	if (!ret)
 		ret = purgatory_place(img, MIB, LOWMEM_LIMIT, slot);
+	if (!ret && req->opts->preserve_context)
+		ret = preserve_fill(img, &ld->crash);
 	return ret;
 }
 
@@ -180,9 +208,17 @@ static void set_purgatory(const struct kexec_opts *o, const struct bz_load *ld,
 		.esi = (uint32_t)spec->addr, .eip = (uint32_t)ld->kernel,
 		.esp = (uint32_t)slot->stack_top,
 	};
+	if (o->has_entry)
+		p->regs.eip = (uint32_t)o->entry;
 	p->serial_port = 0x3f8;
 	if (o->debug)
 		p->flags |= PGF_SERIAL;
+	if (o->preserve_context) {
+		p->flags |= PGF_JUMP_BACK_ENTRY;
+		p->cmdline_end = (uint32_t)(spec->addr + BP_SIZE +
+					    strlen(spec->cmdline));
+		p->cmdline_room = 1 + BOOT_PARAMS_JUMP_SPARE;
+	}
 	if (o->panic) {
 		p->flags |= PGF_BACKUP;
 		p->backup_src = ld->crash.backup_src;
@@ -231,6 +267,8 @@ static int bzimage_load(const struct load_request *req,
 	ret = cmdline_append(&ld.cmdline, req->cmdline);
 	if (!ret && req->opts->panic)
 		ret = prepare_crash(req, &ld, img);
+	else if (!ret && req->opts->preserve_context)
+		ret = prepare_preserve(req, &ld, img);
 	if (!ret)
 		ret = check_cmdline(req->opts, &ld);
 	if (!ret)

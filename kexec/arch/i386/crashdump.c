@@ -15,6 +15,7 @@
 #include "log.h"
 
 #define LOW_MEMORY_END		0xa0000ull	/* 640K */
+#define MIB_1			0x100000ull
 #define I386_PAGE_OFFSET	0xc0000000ull
 #define I386_LOWMEM_LIMIT	0x38000000ull	/* 896 MiB */
 #define MAX_LOADS		(MEMMAP_MAX_RANGES / 8)
@@ -78,17 +79,36 @@ static int find_backup_source(const struct mem_map *ram, struct crash_setup *cs)
 	return -ENOENT;
 }
 
+/* The RAM of ram inside [start, end), into out. */
+static int clip_ram(const struct mem_map *ram, uint64_t start, uint64_t end,
+		    struct mem_map *out)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < ram->n; i++) {
+		uint64_t s = ram->r[i].start > start ? ram->r[i].start : start;
+		uint64_t e = ram->r[i].end < end ? ram->r[i].end : end;
+
+		if (s < e)
+			ret = memmap_add(out, s, e, MEM_RAM);
+	}
+	return ret;
+}
+
 static int restrict_to_region(struct kexec_image *img,
+			      const struct mem_map *ram,
 			      const struct crash_setup *cs)
 {
 	struct mem_map region;
 	int ret;
 
 	memmap_init(&region);
-	ret = memmap_add(&region, cs->region.start, cs->region.end, MEM_RAM);
+	ret = clip_ram(ram, cs->region.start, cs->region.end, &region);
 	if (!ret)
 		ret = image_set_usable(img, &region);
-	img->no_room_hint =
+	img->no_room_hint = cs->preserve ?
+		"the window is too small; raise --mem-max" :
 		"the crash kernel region is too small; reserve more with crashkernel=";
 	memmap_free(&region);
 	return ret;
@@ -110,8 +130,10 @@ static int add_loads(const struct crash_setup *cs, uint64_t start,
 	}
 	if (start < bs)
 		loads[(*n)++] = (struct elfcore_load){ start, bs - start, start };
-	loads[(*n)++] = (struct elfcore_load){ bs, cs->backup_len,
-					       cs->backup_dst };
+	/* Preserve: the kernel swapped low memory away, nothing to show. */
+	if (!cs->preserve)
+		loads[(*n)++] = (struct elfcore_load){ bs, cs->backup_len,
+						       cs->backup_dst };
 	if (end > be)
 		loads[(*n)++] = (struct elfcore_load){ be, end - be, be };
 	return 0;
@@ -217,9 +239,13 @@ static int add_ram_minus(struct mem_map *map, uint64_t start, uint64_t end,
 	size_t i;
 
 	for (i = 0; i < ncut; i++) {
-		uint64_t cs = cuts[i]->mem, ce = cs + cuts[i]->memsz;
+		uint64_t cs, ce;
 		int ret;
 
+		if (!cuts[i])
+			continue;
+		cs = cuts[i]->mem;
+		ce = cs + cuts[i]->memsz;
 		if (ce <= start || cs >= end)
 			continue;
 		ret = add_ram_minus(map, start, cs > start ? cs : start,
@@ -250,9 +276,9 @@ static int build_crash_map(const struct load_request *req,
 
 	ret = memmap_add(&cs->map, cs->backup_src,
 			 cs->backup_src + cs->backup_len, MEM_RAM);
-	if (!ret)
-		ret = add_ram_minus(&cs->map, cs->region.start, cs->region.end,
-				    cuts, 2);
+	for (i = 0; !ret && i < img->usable.n; i++)
+		ret = add_ram_minus(&cs->map, img->usable.r[i].start,
+				    img->usable.r[i].end, cuts, 2);
 	for (i = 0; !ret && i < fw->n; i++)
 		if (fw->r[i].type != MEM_RAM)
 			ret = memmap_add(&cs->map, fw->r[i].start, fw->r[i].end,
@@ -307,10 +333,14 @@ static int add_cmdline_words(const struct load_request *req,
 	uint64_t pfn;
 	int ret;
 
+	if (cs->preserve)
+		return req->opts->pass_memmap_cmdline ?
+			memmap_words(&cs->map, &cs->extra) : 0;
 	ret = append_word(&cs->extra, "elfcorehdr=%" PRIu64 "K",
 			  cs->elfcorehdr >> 10);
-	if (!ret)
-		ret = append_word(&cs->extra, "kexec_backup=0x%" PRIx32 "@0x%"
+	if (ret)
+		return ret;
+	ret = append_word(&cs->extra, "kexec_backup=0x%" PRIx32 "@0x%"
 				  PRIx32 ":0x%" PRIx32, cs->backup_len,
 				  cs->backup_src, cs->backup_dst);
 	if (!ret && req->opts->pass_memmap_cmdline)
@@ -361,7 +391,7 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 	if (!ret)
 		ret = find_backup_source(&ram, cs);
 	if (!ret)
-		ret = restrict_to_region(img, cs);
+		ret = restrict_to_region(img, &ram, cs);
 	if (ret)
 		goto out;
 	ret = image_add_buffer(img, "backup", NULL, 0,
@@ -378,5 +408,87 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 out:
 	memmap_free(&ram);
 	free(iomem);
+	return ret;
+}
+
+static uint64_t ram_bytes(const struct mem_map *map)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < map->n; i++)
+		sum += map->r[i].end - map->r[i].start;
+	return sum;
+}
+
+/*
+ * The kernel refuses an image whose pages add up to more than half of
+ * RAM (sanity_check_segment_list): say so before it does.
+ */
+static int check_window(const struct mem_map *ram, const struct kexec_image *img,
+			const struct crash_setup *cs)
+{
+	uint64_t want = ram_bytes(&img->usable) + cs->backup_len;
+
+	if (!img->usable.n) {
+		kx_err("--mem-max: no RAM in the window 0x%" PRIx64 "-0x%" PRIx64,
+		       cs->region.start, cs->region.end - 1);
+		return -ERANGE;
+	}
+	if (want > ram_bytes(ram) / 2) {
+		kx_err("--mem-max: the window holds %" PRIu64 " MiB, more than half of RAM (%" PRIu64 " MiB), which the kernel refuses",
+		       want >> 20, ram_bytes(ram) >> 20);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+int preserve_prepare(const struct load_request *req, struct kexec_image *img,
+		     struct crash_setup *cs)
+{
+	const struct kexec_opts *o = req->opts;
+	struct mem_map ram;
+	char *iomem = NULL;
+	int ret;
+
+	cs->preserve = true;
+	cs->region.start = o->mem_min > MIB_1 ? o->mem_min : MIB_1;
+	cs->region.end = o->mem_max == UINT64_MAX ? o->mem_max : o->mem_max + 1;
+	memmap_init(&ram);
+	ret = read_iomem(req->root, &iomem);
+	if (!ret)
+		ret = old_ram(iomem, &ram);
+	if (!ret)
+		ret = find_backup_source(&ram, cs);
+	if (!ret)
+		ret = restrict_to_region(img, &ram, cs);
+	if (ret == -ENOENT)
+		ret = 0;	/* no RAM in the window: check_window says so */
+	if (!ret)
+		ret = check_window(&ram, img, cs);
+	/*
+	 * No ELF core header: the notes it would point at (per-CPU crash
+	 * notes, vmcoreinfo) are in this kernel's memory, which the window
+	 * swaps away, and 6.1 WARNs and gives up on a header without notes.
+	 */
+	if (!ret)
+		ret = build_crash_map(req, img, cs);
+	if (!ret)
+		ret = add_cmdline_words(req, cs);
+	memmap_free(&ram);
+	free(iomem);
+	return ret;
+}
+
+int preserve_fill(struct kexec_image *img, const struct crash_setup *cs)
+{
+	size_t i;
+	int ret;
+
+	ret = image_fill_range(img, cs->backup_src,
+			       cs->backup_src + cs->backup_len);
+	for (i = 0; !ret && i < img->usable.n; i++)
+		ret = image_fill_range(img, img->usable.r[i].start,
+				       img->usable.r[i].end);
 	return ret;
 }

@@ -5,10 +5,16 @@
  * new kernel needs for itself) into a backup segment; an ELF core header
  * describes the old kernel's memory; the new kernel's memory map is cut
  * down to low memory plus the region.
+ *
+ * A preserve-context load (the upstream kexec jump) works the same way
+ * with a window given by --mem-min/--mem-max instead of the region, with
+ * the kernel's page swapping instead of a backup copy, and without the ELF
+ * core header.
  */
 #ifndef KJUMP_CRASHDUMP_H
 #define KJUMP_CRASHDUMP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arch.h"
@@ -17,7 +23,8 @@
 #include "memory-map.h"
 
 struct crash_setup {
-	struct mem_range region;	/* the reserved crash region */
+	bool preserve;			/* --load-preserve-context, not -p */
+	struct mem_range region;	/* crash region, or the preserve window */
 	struct mem_map map;		/* the memory map the new kernel gets */
 	struct cmdline extra;		/* words for its command line */
 	uint32_t backup_src;		/* old low memory ... */
@@ -36,5 +43,21 @@ void crash_setup_free(struct crash_setup *cs);
  */
 int crash_prepare(const struct load_request *req, struct kexec_image *img,
 		  struct crash_setup *cs);
+
+/*
+ * --load-preserve-context: the new kernel may use low memory and the RAM
+ * in [max(--mem-min, 1 MiB), --mem-max] (the window), and gets that as its
+ * map.  Restricts img to the window.  Prints its own errors.
+ */
+int preserve_prepare(const struct load_request *req, struct kexec_image *img,
+		     struct crash_setup *cs);
+
+/*
+ * Once every other segment is placed: cover the rest of low memory and of
+ * the window with zero-length segments, so the kernel swaps this
+ * kernel's pages there out and back instead of letting the new one
+ * overwrite them.
+ */
+int preserve_fill(struct kexec_image *img, const struct crash_setup *cs);
 
 #endif

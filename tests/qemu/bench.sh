@@ -1,0 +1,181 @@
+#!/bin/bash
+# Benchmark our kexec against Debian's kexec-tools 2.0.25 in one QEMU run
+# (scenario "bench": one boot of the companion kernel, both kexecs, the
+# same images), then print a table of medians.
+#
+#   KEXEC=path/to/static/i386/kexec bench.sh        run it (make bench)
+#   bench.sh --host RUNS TRIPS      print the bench .host file for RUNS
+#                                   samples per load metric and TRIPS
+#                                   round trips per jump implementation
+#                                   (scenarios/bench.host is --host 3 3)
+#   bench.sh --table SERIAL_LOG     the table from a finished run's log
+#
+# Environment: BENCH_RUNS (default 7), BENCH_TRIPS (default 6, at least 2:
+# trip 1 boots B and is left out of the median), and everything
+# run-scenario.sh reads (KEXEC, KJUMP_QEMU_LOGDIR, KJUMP_TIMEOUT_SCALE...).
+# The table also goes to $KJUMP_QEMU_LOGDIR/bench.txt.
+set -u
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+IMPLS="ours debian"
+
+# order I: who goes first in run I (the guest alternates, see
+# scenarios/bench.guest.sh); the expects must follow the same order.
+order() {
+	if [ $(($1 % 2)) = 1 ]; then echo "ours debian"; else echo "debian ours"; fi
+}
+
+gen_host() {
+	local runs=$1 trips=$2 m i impl k
+	cat <<EOF
+# bench: our kexec against Debian's kexec-tools 2.0.25 in one guest
+# (see scenarios/bench.guest.sh and tests/qemu/bench.sh).  Generated:
+#   tests/qemu/bench.sh --host $runs $trips
+# Asserts that every sample was taken (rc=0, loaded then unloaded) and
+# that every round trip went through B and came back; not who is faster.
+timeout $((120 + runs * 60 + trips * 30))
+append crashkernel=64M kjump.runs=$runs kjump.trips=$trips
+# Debian's B (preserve context): vmcore_init() WARNs on the PT_NOTE-less
+# ELF core header kexec-tools writes (stock 6.1; see jump-debian-baseline).
+allow-warning at mm/vmalloc.c:[0-9]+ __vmalloc_node_range
+debian skip it always runs both kexecs; the run without KEXEC_IMPL=debian covers it
+expect 60 ^KJ A: start scenario=bench impl=ours
+expect 10 ^KJ A: bench runs=$runs trips=$trips tsc-khz=[1-9][0-9]+\$
+EOF
+	for m in start-up load-l load-p; do
+		echo "# $m"
+		for ((i = 1; i <= runs; i++)); do
+			for impl in $(order $i); do
+				if [ $m = start-up ]; then
+					echo "expect 30 ^KJ A: bench $m run=$i impl=$impl rc=0 us=[0-9]+\$"
+				else
+					echo "expect 60 ^KJ A: bench $m run=$i impl=$impl rc=0 us=[0-9]+ loaded=1 unload-rc=0 after=0\$"
+				fi
+			done
+		done
+	done
+	for impl in $IMPLS; do
+		echo "# jump, $impl"
+		if [ $impl = ours ]; then
+			echo "expect 60 ^KJ A: bench jump impl=ours load rc=0 crash_loaded=1\$"
+		else
+			echo "expect 90 ^KJ A: bench jump impl=debian load rc=0 loaded=1\$"
+		fi
+		echo 'expect 60 Linux version [0-9]'
+		echo "expect 60 ^KJ B: start scenario=bench impl=$impl"
+		echo "expect 10 ^KJ B: cmdline: (.* )?kjump\\.marker=@MARKER@( |\$)"
+		[ $impl = debian ] && echo 'expect 30 ^KJ B: helper rc=0$'
+		for ((k = 1; k <= trips; k++)); do
+			echo "expect 30 ^KJ B: bench back impl=$impl n=$((k - 1))\$"
+			if [ $impl = ours ]; then
+				echo "expect 30 ^KJ A: bench jump run=$k impl=ours rc=0 us=[0-9]+\$"
+			else
+				echo "expect 30 ^KJ A: bench jump run=$k impl=debian exec-rc=[0-9]+ us=[0-9]+\$"
+			fi
+		done
+		[ $impl = ours ] &&
+			echo "expect 30 ^KJ A: bench jump impl=ours unload rc=0 crash_loaded=0\$"
+	done
+	cat <<'EOF'
+expect 10 ^KJ A: bench done$
+expect 10 ^KJ A: end rc=0 marker=@MARKER@$
+reject ^KJ B: end
+reject ^KJ [AB]: .*stderr: 
+reject ^KJ [AB]: .* rc=[1-9]
+EOF
+}
+
+# The guest's report lines, "KJ A: bench ...", as "METRIC RUN IMPL US".
+samples() {
+	tr -d '\r' <"$1" | sed -nE \
+		's/^.*KJ A: bench ([a-z-]+) run=([0-9]+) impl=([a-z]+) (exec-)?rc=[0-9]+ us=([0-9]+).*$/\1 \2 \3 \5/p'
+}
+
+# stats: sorted microseconds on stdin -> "median min max count" in ms
+stats() {
+	awk '{ v[NR] = $1 }
+	END {
+		if (NR == 0) exit 1
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.1f %.1f %.1f %d\n", m / 1000, v[1] / 1000, v[NR] / 1000, NR
+	}'
+}
+
+table() {
+	local log=$1 tmp m impl first label n meta
+	tmp=$(mktemp) || return 1
+	samples "$log" >"$tmp"
+	meta=${log%.serial.log}.meta
+	echo "kexec benchmark: ours (/sbin/kexec) vs Debian kexec-tools 2.0.25 (/opt/debian/sbin/kexec)"
+	echo "one QEMU guest (TCG), one boot of the companion kernel, the same bzImage and initrd"
+	[ -f "$meta" ] && sed -n 's/^kernel: /kernel: /p; s/^machine: /guest: /p' "$meta"
+	[ -n "${BENCH_NOTE:-}" ] && echo "$BENCH_NOTE"
+	echo "ratio = Debian median / ours median: above 1 means ours is faster"
+	echo
+	echo "| metric | ours median ms | Debian median ms | ratio Debian/ours | ours min-max ms | Debian min-max ms | N |"
+	echo "|---|---:|---:|---:|---:|---:|---|"
+	for m in start-up load-l load-p jump; do
+		case $m in
+		start-up) label='start-up (`kexec -v`)'; first=1 ;;
+		load-l) label='`-l` load'; first=1 ;;
+		load-p) label='`-p` load'; first=1 ;;
+		jump) label='jump round trip (warm)'; first=2 ;;
+		esac
+		declare -A st=()
+		for impl in $IMPLS; do
+			st[$impl]=$(awk -v m=$m -v i=$impl -v f=$first \
+				'$1 == m && $3 == i && $2 >= f { print $4 }' "$tmp" |
+				sort -n | stats) || { echo "bench: no $m samples for $impl in $log" >&2; rm -f "$tmp"; return 1; }
+		done
+		read -r om omin omax on <<<"${st[ours]}"
+		read -r dm dmin dmax dn <<<"${st[debian]}"
+		n=$on
+		[ "$on" = "$dn" ] || n="$on/$dn"
+		[ $m = jump ] && n="$n (trips $first..$((on + 1)))"
+		printf '| %s | %s | %s | %s | %s-%s | %s-%s | %s |\n' "$label" \
+			"$om" "$dm" "$(awk -v d="$dm" -v o="$om" 'BEGIN { if (o > 0) printf "%.2f", d / o; else print "-" }')" \
+			"$omin" "$omax" "$dmin" "$dmax" "$n"
+	done
+	rm -f "$tmp"
+}
+
+case ${1:-} in
+--host)
+	[ $# = 3 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] && [[ $3 =~ ^[1-9][0-9]*$ ]] && [ "$3" -ge 2 ] ||
+		{ echo "usage: $0 --host RUNS TRIPS (TRIPS >= 2)" >&2; exit 2; }
+	gen_host "$2" "$3"
+	exit 0 ;;
+--table)
+	[ $# = 2 ] || { echo "usage: $0 --table SERIAL_LOG" >&2; exit 2; }
+	table "$2"
+	exit ;;
+'') ;;
+*) echo "usage: $0 [--host RUNS TRIPS | --table SERIAL_LOG]" >&2; exit 2 ;;
+esac
+
+runs=${BENCH_RUNS:-7}
+trips=${BENCH_TRIPS:-6}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: BENCH_RUNS must be a positive integer, not '$runs'" >&2; exit 2; }
+[[ $trips =~ ^[1-9][0-9]*$ ]] && [ "$trips" -ge 2 ] ||
+	{ echo "bench: BENCH_TRIPS must be an integer >= 2 (trip 1 boots B), not '$trips'" >&2; exit 2; }
+logdir=${KJUMP_QEMU_LOGDIR:-$here/logs}
+export KJUMP_QEMU_LOGDIR=$logdir
+mkdir -p "$logdir" || exit 1
+hostfile=$logdir/bench-$runs-$trips.host
+gen_host "$runs" "$trips" >"$hostfile" || exit 1
+
+echo "== bench: $runs runs per load metric, $trips round trips per jump (one QEMU guest)"
+load0=$(cut -d' ' -f1 /proc/loadavg)
+echo "== host: $(nproc) CPUs, load average $load0"
+t0=$SECONDS
+KJUMP_HOST_FILE=$hostfile "$here/run-scenario.sh" bench
+rc=$?
+load1=$(cut -d' ' -f1 /proc/loadavg)
+echo "== host load average after: $load1 ($((SECONDS - t0)) s)"
+[ $rc = 0 ] || { echo "== bench: the run failed (logs: $logdir/bench.*)" >&2; exit 1; }
+echo
+BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC'), $runs runs, $trips trips; host: $(nproc) CPUs, 1-min load average $load0 before, $load1 after" \
+	table "$logdir/bench.serial.log" >"$logdir/bench.txt" || exit 1
+cat "$logdir/bench.txt"
+echo
+echo "(also in $logdir/bench.txt; raw lines: grep 'KJ A: bench' $logdir/bench.serial.log)"
