@@ -73,8 +73,17 @@ EOF
 				echo "expect 30 ^KJ A: bench jump run=$k impl=debian exec-rc=[0-9]+ us=[0-9]+\$"
 			fi
 		done
-		[ $impl = ours ] &&
-			echo "expect 30 ^KJ A: bench jump impl=ours unload rc=0 crash_loaded=0\$"
+		[ $impl = debian ] && continue
+		echo "expect 30 ^KJ A: bench jump impl=ours unload rc=0 crash_loaded=0\$"
+		echo "# jump-pc, ours: the upstream interface (-l --load-preserve-context, -j)"
+		echo "expect 90 ^KJ A: bench jump-pc impl=ours load rc=0 loaded=1\$"
+		echo 'expect 60 Linux version [0-9]'
+		echo "expect 60 ^KJ B: start scenario=bench impl=ours"
+		for ((k = 1; k <= trips; k++)); do
+			echo "expect 30 ^KJ B: bench back impl=ours n=$((k - 1))\$"
+			echo "expect 30 ^KJ A: bench jump-pc run=$k impl=ours rc=0 us=[0-9]+\$"
+		done
+		echo "expect 30 ^KJ A: bench jump-pc impl=ours unload rc=0 loaded=0\$"
 	done
 	cat <<'EOF'
 expect 10 ^KJ A: bench done$
@@ -114,16 +123,20 @@ table() {
 	echo
 	echo "| metric | ours median ms | Debian median ms | ratio Debian/ours | ours min-max ms | Debian min-max ms | N |"
 	echo "|---|---:|---:|---:|---:|---:|---|"
-	for m in start-up load-l load-p jump; do
+	for m in start-up load-l load-p jump jump-pc; do
 		case $m in
 		start-up) label='start-up (`kexec -v`)'; first=1 ;;
 		load-l) label='`-l` load'; first=1 ;;
 		load-p) label='`-p` load'; first=1 ;;
-		jump) label='jump round trip (warm)'; first=2 ;;
+		jump) label='jump round trip (warm; ours `-p`+`-j`)'; first=2 ;;
+		jump-pc) label='jump round trip (warm; both preserve-context)'; first=2 ;;
 		esac
 		declare -A st=()
 		for impl in $IMPLS; do
-			st[$impl]=$(awk -v m=$m -v i=$impl -v f=$first \
+			# Debian has one jump: the preserve-context one
+			mm=$m
+			[ $m = jump-pc ] && [ $impl = debian ] && mm=jump
+			st[$impl]=$(awk -v m=$mm -v i=$impl -v f=$first \
 				'$1 == m && $3 == i && $2 >= f { print $4 }' "$tmp" |
 				sort -n | stats) || { echo "bench: no $m samples for $impl in $log" >&2; rm -f "$tmp"; return 1; }
 		done
@@ -131,7 +144,7 @@ table() {
 		read -r dm dmin dmax dn <<<"${st[debian]}"
 		n=$on
 		[ "$on" = "$dn" ] || n="$on/$dn"
-		[ $m = jump ] && n="$n (trips $first..$((on + 1)))"
+		[ $first = 2 ] && n="$n (trips $first..$((on + 1)))"
 		printf '| %s | %s | %s | %s | %s-%s | %s-%s | %s |\n' "$label" \
 			"$om" "$dm" "$(awk -v d="$dm" -v o="$om" 'BEGIN { if (o > 0) printf "%.2f", d / o; else print "-" }')" \
 			"$omin" "$omax" "$dmin" "$dmax" "$n"

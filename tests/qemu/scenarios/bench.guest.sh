@@ -15,7 +15,9 @@
 #   after the unload.
 #   jump      round trips A -> B -> A, wall time from the TSC (CLOCK_MONOTONIC
 #             stops while A is frozen): first ours (kexec -p, T x kexec -j,
-#             then kexec -p -u), then Debian's (kexec -l
+#             then kexec -p -u), ours again through the upstream interface
+#             ("jump-pc": kexec -l --load-preserve-context --mem-max=0x5ffffff,
+#             T x kexec -j, kexec -u), then Debian's (kexec -l
 #             --load-preserve-context --mem-max=0x5ffffff
 #             --pass-memmap-cmdline, T x kexec -e).  Trip 1 boots B.
 # B (the same initramfs for both, initrd-b-debian: it has both kexecs)
@@ -135,6 +137,29 @@ A)
 	rc=$?
 	say_lines "jump unload stderr: " /tmp/err
 	kj_say "bench jump impl=ours unload rc=$rc crash_loaded=$(cat /sys/kernel/kexec_crash_loaded)"
+	[ $rc = 0 ] || exit 1
+
+	# ours again, through the upstream interface: a preserve-context
+	# image in the normal slot; kexec -j finds that path on both sides
+	kj_run jump-pc-load-ours "$KEXEC" -l --load-preserve-context \
+		--mem-max=0x5ffffff "$IMG" --initrd="$RD" \
+		--append="$(b_append ours)" || exit 1
+	kj_say "bench jump-pc impl=ours load rc=0 loaded=$(cat /sys/kernel/kexec_loaded)"
+	k=1
+	while [ $k -le $TRIPS ]; do
+		t0=$(monotime --tsc $khz)
+		"$KEXEC" -j 2>/tmp/err
+		rc=$?
+		t1=$(monotime --tsc $khz)
+		say_lines "jump-pc run=$k impl=ours stderr: " /tmp/err
+		kj_say "bench jump-pc run=$k impl=ours rc=$rc us=$((t1 - t0))"
+		[ $rc = 0 ] || exit 1
+		k=$((k + 1))
+	done
+	"$KEXEC" -u 2>/tmp/err
+	rc=$?
+	say_lines "jump-pc unload stderr: " /tmp/err
+	kj_say "bench jump-pc impl=ours unload rc=$rc loaded=$(cat /sys/kernel/kexec_loaded)"
 	[ $rc = 0 ] || exit 1
 
 	# Debian's: upstream preserve-context kexec jump.  kexec -e reports
