@@ -9,7 +9,8 @@
 # FAIL line counts as one failure, so a crash cannot pass silently.
 #
 # Environment (set by make): UNIT_TEST_PROGS, UNIT_SHELL_TESTS, srcdir,
-# builddir, QEMU_TESTS (yes|no), KEXEC_I386 (static i386 kexec for guests).
+# builddir, QEMU_TESTS (yes|no), KEXEC_I386 (static i386 kexec for guests),
+# FUZZ_* (tests/fuzz/run-fuzz.sh).
 set -u
 
 part=${1:-all}
@@ -44,6 +45,8 @@ run_unit() {
 	for script in ${UNIT_SHELL_TESTS:-}; do
 		run "$script" sh "$srcdir/$script"
 	done
+	# A short libFuzzer run of every harness (SKIP lines without clang).
+	run fuzz sh "$srcdir/tests/fuzz/run-fuzz.sh" check
 }
 
 run_qemu() {
