@@ -266,6 +266,32 @@ TEST(reject_entry_and_count)
 	reject(ctx, &s, "more than 16 PT_LOAD");
 }
 
+/* A user-space program is no kernel, whatever its loads look like. */
+TEST(reject_user_space)
+{
+	static const struct { uint32_t type; const char *name; } kinds[] = {
+		{ 2, "PT_DYNAMIC" }, { 3, "PT_INTERP" }, { 7, "PT_TLS" },
+		{ 0x6474e552, "PT_GNU_RELRO" },
+	};
+	struct synth_elf s;
+
+	for (unsigned int i = 0; i < 4; i++) {
+		synth_elf_defaults(&s);
+		s.ph[2].type = kinds[i].type;
+		reject(ctx, &s, "a user-space program");
+		reject(ctx, &s, kinds[i].name);
+	}
+	synth_elf_defaults(&s);
+	s.ph[2].type = 0x6474e551;		/* PT_GNU_STACK: kernels have it */
+	{
+		struct elf_exec_info ei;
+		const char *buf;
+		size_t len;
+
+		parse_ok(ctx, &s, &ei, &buf, &len);
+	}
+}
+
 /* The reason is cut to whylen, and no buffer at all is fine too. */
 TEST(why_buffer)
 {
@@ -730,6 +756,7 @@ TEST(real_vmlinux)
 UNIT_MAIN("elf",
 	RUN(valid), RUN(valid_variants), RUN(reject_header),
 	RUN(reject_phdr_table), RUN(reject_loads), RUN(reject_entry_and_count),
+	RUN(reject_user_space),
 	RUN(why_buffer), RUN(truncations), RUN(corruption),
 	RUN(load_args_linux), RUN(load_default_style_and_entry),
 	RUN(load_args_none), RUN(load_refusals), RUN(load_cmdline_limit),
