@@ -103,7 +103,8 @@ int image_add_segment(struct kexec_image *img, const char *name,
 	}
 	if (mem < img->mem_min || end - 1 > img->mem_max) {
 		kx_err("%s: 0x%" PRIx64 "-0x%" PRIx64
-		       " is outside --mem-min/--mem-max", name, mem, end - 1);
+		       " is outside --mem-min/--mem-max 0x%" PRIx64 "-0x%" PRIx64,
+		       name, mem, end - 1, img->mem_min, img->mem_max);
 		return -ERANGE;
 	}
 	if (!in_usable(img, mem, end)) {
@@ -189,6 +190,36 @@ int image_find_hole(const struct kexec_image *img, uint64_t size,
 	return -ENOSPC;
 }
 
+/*
+ * Say why nothing fits, in one line: the loader's range [lo, hi] and the
+ * user's --mem-min/--mem-max do not meet, or they meet where there is no
+ * usable memory, or the memory there is too small or taken.
+ */
+static void no_room(const struct kexec_image *img, const char *name,
+		    uint64_t size, uint64_t lo, uint64_t hi)
+{
+	uint64_t first = img->usable.n ? img->usable.r[0].start : 0;
+	uint64_t last = img->usable.n ?
+			img->usable.r[img->usable.n - 1].end - 1 : 0;
+	uint64_t wlo = lo > img->mem_min ? lo : img->mem_min;
+	uint64_t whi = hi < img->mem_max ? hi : img->mem_max;
+
+	if (wlo > whi)
+		kx_err("%s: no room for 0x%" PRIx64 " bytes: it must go in 0x%"
+		       PRIx64 "-0x%" PRIx64 ", outside --mem-min/--mem-max 0x%"
+		       PRIx64 "-0x%" PRIx64, name, size, lo, hi, img->mem_min,
+		       img->mem_max);
+	else if (!img->usable.n || wlo > last || whi < first)
+		kx_err("%s: no room for 0x%" PRIx64 " bytes: no usable memory in 0x%"
+		       PRIx64 "-0x%" PRIx64 " (usable: 0x%" PRIx64 "-0x%" PRIx64
+		       "; %s)", name, size, wlo, whi, first, last,
+		       img->no_room_hint);
+	else
+		kx_err("%s: no room for 0x%" PRIx64 " bytes in 0x%" PRIx64
+		       "-0x%" PRIx64 " (%s)", name, size, wlo > first ? wlo : first,
+		       whi < last ? whi : last, img->no_room_hint);
+}
+
 int image_add_buffer(struct kexec_image *img, const char *name,
 		     const void *buf, size_t bufsz, uint64_t memsz,
 		     uint64_t align, uint64_t lo, uint64_t hi, bool highest,
@@ -199,15 +230,7 @@ int image_add_buffer(struct kexec_image *img, const char *name,
 
 	ret = image_find_hole(img, size, align, lo, hi, highest, addr);
 	if (ret) {
-		uint64_t first = img->usable.n ? img->usable.r[0].start : 0;
-		uint64_t last = img->usable.n ?
-				img->usable.r[img->usable.n - 1].end - 1 : 0;
-
-		lo = lo > img->mem_min ? lo : img->mem_min;
-		hi = hi < img->mem_max ? hi : img->mem_max;
-		kx_err("%s: no room for 0x%" PRIx64 " bytes in 0x%" PRIx64
-		       "-0x%" PRIx64 " (%s)", name, size, lo > first ? lo : first,
-		       hi < last ? hi : last, img->no_room_hint);
+		no_room(img, name, size, lo, hi);
 		return ret;
 	}
 	return image_add_segment(img, name, buf, bufsz, *addr, size);

@@ -1,40 +1,85 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iomem.h"
 
+static const char *skip_space(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/*
+ * Plain hex digits as the kernel prints them: no sign, no "0x", no
+ * blanks (sscanf's %llx would take "-2" as 0xfffffffffffffffe).  NULL if
+ * there are none or the value does not fit in 64 bits.
+ */
+static const char *parse_hex(const char *p, uint64_t *val)
+{
+	const char *digits = "0123456789abcdef";
+	uint64_t v = 0;
+	const char *d;
+	size_t n = 0;
+
+	for (; *p && (d = strchr(digits, tolower((unsigned char)*p))); p++) {
+		if (v >> 60)
+			return NULL;
+		v = v << 4 | (uint64_t)(d - digits);
+		n++;
+	}
+	if (!n)
+		return NULL;
+	*val = v;
+	return p;
+}
+
 int iomem_parse_line(const char *line, uint64_t *start, uint64_t *end,
 		     const char **name)
 {
-	unsigned long long s, e;
-	int used = 0;
+	const char *p = skip_space(line);
+	uint64_t s, e;
 
-	if (sscanf(line, " %llx-%llx : %n", &s, &e, &used) != 2 || !used ||
-	    e < s || e == ~0ull)
+	p = parse_hex(p, &s);
+	if (!p || *p != '-')
+		return -EINVAL;
+	p = parse_hex(p + 1, &e);
+	if (!p)
+		return -EINVAL;
+	p = skip_space(p);
+	if (*p != ':' || e < s || e == UINT64_MAX)
 		return -EINVAL;
 	*start = s;
 	*end = e + 1;
-	*name = line + used;
+	*name = skip_space(p + 1);
 	return 0;
 }
 
-static int parse_line(const char *text, size_t len, const char *name,
-		      uint64_t *start, uint64_t *end, int *match)
+char *iomem_next_line(const char **text)
+{
+	size_t len = strcspn(*text, "\n");
+	char *line = strndup(*text, len);
+
+	*text += len;
+	if (**text)
+		(*text)++;
+	return line;
+}
+
+/* Does a non-blank line name name?  Blank lines match nothing. */
+static int parse_line(const char *line, const char *name, uint64_t *start,
+		      uint64_t *end, int *match)
 {
 	const char *found;
-	char buf[256];
 	int ret;
 
 	*match = 0;
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	if (!buf[strspn(buf, " ")])
+	if (!line[strspn(line, " ")])
 		return 0;
-	ret = iomem_parse_line(buf, start, end, &found);
+	ret = iomem_parse_line(line, start, end, &found);
 	if (!ret)
 		*match = !strcmp(found, name);
 	return ret;
@@ -46,21 +91,18 @@ int iomem_collect(const char *text, const char *name, uint32_t type,
 	const char *p = text;
 
 	while (*p) {
-		size_t len = strcspn(p, "\n");
+		char *line = iomem_next_line(&p);
 		uint64_t start, end;
 		int match, ret;
 
-		ret = parse_line(p, len, name, &start, &end, &match);
+		if (!line)
+			return -ENOMEM;
+		ret = parse_line(line, name, &start, &end, &match);
+		free(line);
+		if (!ret && match)
+			ret = memmap_add(map, start, end, type);
 		if (ret)
 			return ret;
-		if (match) {
-			ret = memmap_add(map, start, end, type);
-			if (ret)
-				return ret;
-		}
-		p += len;
-		if (*p)
-			p++;
 	}
 	return 0;
 }

@@ -9,16 +9,23 @@
 #include "memory-map.h"
 
 /*
- * One NUL-terminated line "start-end : name" (inclusive hex bounds, any
- * indentation): [*start, *end) and the name.  Returns 0 or -EINVAL.
+ * One NUL-terminated line "start-end : name" (inclusive bounds in plain
+ * hex digits, any indentation): [*start, *end) and the name.  Returns 0
+ * or -EINVAL.
  */
 int iomem_parse_line(const char *line, uint64_t *start, uint64_t *end,
 		     const char **name);
 
 /*
+ * The line at *text, without its newline, as a malloc'd string (of any
+ * length); *text moves to the next line.  NULL when out of memory.
+ */
+char *iomem_next_line(const char **text);
+
+/*
  * Every line (at any nesting depth) whose name is exactly name, added to
- * map with the given type, in file order.  Returns 0 or -EINVAL on a
- * malformed line.
+ * map with the given type, in file order.  Returns 0, or -EINVAL on a
+ * malformed line, or memmap_add()'s error.
  */
 int iomem_collect(const char *text, const char *name, uint32_t type,
 		  struct mem_map *map);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
 #include <sys/syscall.h>
@@ -56,13 +58,49 @@ int kexec_unload(unsigned long flags)
 	return 0;
 }
 
+#define CAP_SYS_BOOT_BIT	22	/* include/uapi/linux/capability.h */
+
+/* Whether our effective capability set holds CAP_SYS_BOOT; true if unknown. */
+static bool have_cap_sys_boot(void)
+{
+	char *text, *line;
+	unsigned long long caps;
+	size_t len;
+	bool yes = true;
+
+	if (read_file("/proc/self/status", 65536, &text, &len))
+		return true;
+	line = strstr(text, "\nCapEff:");
+	if (line && sscanf(line + 8, "%llx", &caps) == 1)
+		yes = caps >> CAP_SYS_BOOT_BIT & 1;
+	free(text);
+	return yes;
+}
+
+/*
+ * The kernel says EPERM for a missing CAP_SYS_BOOT, for the one-way
+ * sysctl kernel.kexec_load_disabled, and for lockdown or a security
+ * module: tell them apart as far as user space can.
+ */
+static const char *eperm_reason(void)
+{
+	unsigned long long disabled;
+
+	if (!read_ulong("/proc/sys/kernel/kexec_load_disabled", &disabled) &&
+	    disabled)
+		return "disabled by sysctl kernel.kexec_load_disabled=1 (it stays set until reboot)";
+	if (!have_cap_sys_boot())
+		return "not permitted: this process lacks CAP_SYS_BOOT (run kexec as root)";
+	return "not permitted (kernel lockdown or a security module forbids kexec_load)";
+}
+
 const char *kexec_load_strerror(int err)
 {
 	switch (err) {
 	case -EPERM:
-		return "not permitted (needs CAP_SYS_BOOT; kexec may be disabled by kernel.kexec_load_disabled or lockdown)";
+		return eperm_reason();
 	case -EBUSY:
-		return "another kexec operation is in progress";
+		return KEXEC_EBUSY_TEXT;
 	case -ENOSYS:
 		return "the kernel has no kexec_load (CONFIG_KEXEC is off)";
 	case -EADDRNOTAVAIL:

@@ -24,7 +24,15 @@
 int kexec_load_image(const struct kexec_image *img, unsigned long flags);
 int kexec_unload(unsigned long flags);
 
-/* Why kexec_load failed, in words an admin can act on. */
+/* The kernel's kexec lock is taken (by a load, an unload or an exec). */
+#define KEXEC_EBUSY_TEXT \
+	"the kernel is busy with another kexec load or reboot (try again)"
+
+/*
+ * Why kexec_load failed, in words an admin can act on.  For EPERM it
+ * reads /proc/sys/kernel/kexec_load_disabled and our capabilities to say
+ * which of the kernel's reasons applies.
+ */
 const char *kexec_load_strerror(int err);
 
 /* reboot(2) with a raw command; returns 0 or -errno. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ static int read_input(const char *what, const char *path, size_t max,
 	if (ret == -EFBIG)
 		kx_err("%s: %s is larger than %zu MiB", path, what, max >> 20);
 	else if (ret)
-		kx_err("%s: %s", path, strerror(-ret));
+		kx_err("%s %s: %s", what, path, strerror(-ret));
 	return ret;
 }
 
@@ -53,11 +54,29 @@ static int read_inputs(const struct kexec_opts *o, struct load_files *f)
 	return ret;
 }
 
+/* "bzImage, elf-x86": every loader's -t name. */
+static void loader_names(char *buf, size_t size)
+{
+	const struct image_loader *const *l;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (l = arch_loaders; *l && n < size; l++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      l == arch_loaders ? "" : ", ",
+				      (*l)->name);
+}
+
+/*
+ * Probe every loader (or only -t's).  When none takes the file, say why
+ * each refused it, in one line.
+ */
 static const struct image_loader *find_loader(const struct kexec_opts *o,
 					      const struct load_files *f)
 {
 	const struct image_loader *const *l;
-	char why[160] = "unknown format";
+	char why[160] = "unknown format", all[512] = "", names[160];
+	size_t n = 0;
 
 	for (l = arch_loaders; *l; l++) {
 		if (o->type && strcmp(o->type, (*l)->name))
@@ -66,17 +85,26 @@ static const struct image_loader *find_loader(const struct kexec_opts *o,
 			return *l;
 		if (o->type)
 			break;
+		if (n < sizeof(all))
+			n += (size_t)snprintf(all + n, sizeof(all) - n,
+					      "%snot %s (%s)", n ? ", " : "",
+					      (*l)->name, why);
 	}
 	if (o->type && !*l) {
-		kx_err("-t %s: unknown image type (known: bzImage)", o->type);
+		loader_names(names, sizeof(names));
+		kx_err("-t %s: unknown image type (known: %s)", o->type, names);
 		return NULL;
 	}
-	/* With one loader its reason is the whole story. */
-	if (o->type || !arch_loaders[1])
-		kx_err("%s: not a %s: %s", o->kernel, o->type ? o->type :
-		       arch_loaders[0]->name, why);
+	/* With -t or one loader its reason is the whole story. */
+	if (o->type || !arch_loaders[1]) {
+		const char *name = o->type ? o->type : arch_loaders[0]->name;
+
+		kx_err("%s: not %s %s: %s", o->kernel,
+		       strchr("aeiouAEIOU", name[0]) ? "an" : "a", name, why);
+	}
 	else
-		kx_err("%s: not a kernel image this kexec can load", o->kernel);
+		kx_err("%s: not a kernel image this kexec can load: %s",
+		       o->kernel, all);
 	return NULL;
 }
 

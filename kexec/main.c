@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "load.h"
+#include "lock.h"
 #include "log.h"
 #include "options.h"
 #include "run.h"
@@ -48,6 +49,39 @@ static int dispatch(const struct kexec_opts *o)
 	return -1;
 }
 
+/* The name a lock refusal gives the action; NULL: no lock needed. */
+static const char *lock_name(enum kexec_action a)
+{
+	switch (a) {
+	case ACT_LOAD:
+	case ACT_FORCE:
+	case ACT_DEFAULT:
+		return "load";
+	case ACT_UNLOAD:
+		return "unload";
+	case ACT_EXEC:
+		return "exec";
+	case ACT_JUMP:
+		return "jump";
+	default:
+		return NULL;
+	}
+}
+
+/* Actions that change the kernel's kexec state run one at a time. */
+static int locked_dispatch(const struct kexec_opts *o)
+{
+	struct kexec_lock lock = { .fd = -1 };
+	const char *what = lock_name(o->action);
+	int ret;
+
+	if (what && kexec_lock_take(&lock, "", what))
+		return -1;
+	ret = dispatch(o);
+	kexec_lock_release(&lock);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct kexec_opts opts;
@@ -59,7 +93,7 @@ int main(int argc, char **argv)
 	if (opts.action == ACT_STATUS)
 		ret = report_status(&opts);
 	else
-		ret = dispatch(&opts) ? EXIT_FAILURE : EXIT_SUCCESS;
+		ret = locked_dispatch(&opts) ? EXIT_FAILURE : EXIT_SUCCESS;
 	if (fflush(stdout) == EOF) {
 		perror("kexec: stdout");
 		return EXIT_FAILURE;

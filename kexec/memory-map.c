@@ -116,35 +116,37 @@ const char *memmap_type_name(uint32_t type)
 	}
 }
 
+/* One line of /proc/iomem: a top-level range of a type we know, or not. */
+static int add_iomem_line(struct mem_map *map, const char *line)
+{
+	uint64_t start, end;
+	const char *name;
+	uint32_t type;
+
+	/* Nested lines describe users of a range, not the map. */
+	if (line[0] == ' ' || line[0] == '\0')
+		return 0;
+	if (iomem_parse_line(line, &start, &end, &name))
+		return -EINVAL;
+	type = memmap_type_from_name(name);
+	/* "00000000-00000000": the kernel hides addresses from users */
+	if (!type || end == 1)
+		return 0;
+	return memmap_add(map, start, end, type);
+}
+
 int memmap_parse_iomem(struct mem_map *map, const char *text)
 {
 	const char *p = text;
-	char line[256];
 	int ret;
 
 	while (*p) {
-		size_t len = strcspn(p, "\n");
-		uint64_t start, end;
-		const char *name;
-		uint32_t type;
+		char *line = iomem_next_line(&p);
 
-		if (len >= sizeof(line))
-			len = sizeof(line) - 1;
-		memcpy(line, p, len);
-		line[len] = '\0';
-		p += strcspn(p, "\n");
-		if (*p)
-			p++;
-		/* Nested lines describe users of a range, not the map. */
-		if (line[0] == ' ' || line[0] == '\0')
-			continue;
-		if (iomem_parse_line(line, &start, &end, &name))
-			return -EINVAL;
-		type = memmap_type_from_name(name);
-		/* "00000000-00000000": the kernel hides addresses from users */
-		if (!type || end == 1)
-			continue;
-		ret = memmap_add(map, start, end, type);
+		if (!line)
+			return -ENOMEM;
+		ret = add_iomem_line(map, line);
+		free(line);
 		if (ret)
 			return ret;
 	}

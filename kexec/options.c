@@ -81,7 +81,7 @@ void print_usage(void)
 "  (none)                load KERNEL, then run 'shutdown -r now'\n"
 "\n"
 "Loading:\n"
-"  -t, --type=TYPE       image type instead of probing (bzImage)\n"
+"  -t, --type=TYPE       image type instead of probing (bzImage, elf-x86)\n"
 "      --append=TEXT     add TEXT to the new kernel's command line\n"
 "      --command-line=TEXT  same as --append\n"
 "      --reuse-cmdline   start from this kernel's /proc/cmdline\n"

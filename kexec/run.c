@@ -80,8 +80,8 @@ int exec_kernel(const struct kexec_opts *o)
 	ret = kexec_reboot(LINUX_REBOOT_CMD_KEXEC);
 	if (!ret)
 		return 0;	/* a preserve-context image returned */
-	kx_err("exec: %s", ret == -EPERM ?
-	       "not permitted (needs CAP_SYS_BOOT)" : strerror(-ret));
+	kx_err("exec: %s", ret == -EPERM ? "not permitted (needs CAP_SYS_BOOT)" :
+	       ret == -EBUSY ? KEXEC_EBUSY_TEXT : strerror(-ret));
 	return -1;
 }
 

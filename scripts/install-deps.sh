@@ -18,4 +18,5 @@ apt-get install -y -q --no-install-recommends \
 	build-essential gcc-multilib autoconf automake make pkg-config \
 	qemu-system-x86 linux-source-6.1 \
 	flex bison bc libelf-dev libssl-dev cpio xz-utils gzip \
-	busybox-static file ca-certificates
+	busybox-static file ca-certificates \
+	clang libclang-rt-14-dev

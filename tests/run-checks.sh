@@ -9,7 +9,8 @@
 # FAIL line counts as one failure, so a crash cannot pass silently.
 #
 # Environment (set by make): UNIT_TEST_PROGS, UNIT_SHELL_TESTS, srcdir,
-# builddir, QEMU_TESTS (yes|no), KEXEC_I386 (static i386 kexec for guests).
+# builddir, QEMU_TESTS (yes|no), KEXEC_I386 (static i386 kexec for guests),
+# FUZZ_* (tests/fuzz/run-fuzz.sh).
 set -u
 
 part=${1:-all}
@@ -44,6 +45,8 @@ run_unit() {
 	for script in ${UNIT_SHELL_TESTS:-}; do
 		run "$script" sh "$srcdir/$script"
 	done
+	# A short libFuzzer run of every harness (SKIP lines without clang).
+	run fuzz sh "$srcdir/tests/fuzz/run-fuzz.sh" check
 }
 
 run_qemu() {
@@ -65,13 +68,19 @@ run_qemu() {
 }
 
 # With the QEMU half enabled the test kernel gets built anyway: let the
-# unit tests parse that real bzImage too (cached after the first build).
+# unit tests parse that real bzImage and its vmlinux too (cached after the
+# first build).
 real_kernel() {
 	[ "${QEMU_TESTS:-yes}" = yes ] && [ -z "${KJUMP_BZIMAGE:-}" ] || return 0
 	echo "(building or fetching the cached test kernel)"
 	dir=$(sh "$srcdir/kernel-companion/build-kernel.sh" -q | tail -n 1) &&
 		[ -f "$dir/bzImage" ] && KJUMP_BZIMAGE=$dir/bzImage &&
-		export KJUMP_BZIMAGE
+		export KJUMP_BZIMAGE || return 0
+	# The same kernel as an ELF file, for the ELF loader's tests.
+	if [ -z "${KJUMP_VMLINUX:-}" ] && [ -f "$dir/vmlinux" ]; then
+		KJUMP_VMLINUX=$dir/vmlinux
+		export KJUMP_VMLINUX
+	fi
 	return 0
 }
 

@@ -9,6 +9,8 @@
 #                          physmem, monotime, runas) under /usr/bin, and our kexec
 #                          at /sbin/kexec when $KEXEC is set.
 # OUTDIR/initrd-a.cpio.gz  all of B, plus /boot/bzImage, /boot/initrd-b.cpio.gz,
+#                          /boot/vmlinux (the kernel's vmlinux next to BZIMAGE,
+#                          stripped; left out if there is none),
 #                          /boot/kexec_test when $KEXEC_TEST is set,
 #                          Debian's kexec-tools at /opt/debian/sbin/kexec and
 #                          the two glibc files it needs under /lib, and
@@ -59,6 +61,9 @@ if [ -z "$bzimage" ]; then
 fi
 [ -r "$bzimage" ] || die "$bzimage: no such kernel image"
 bzimage=$(realpath "$bzimage")
+# The same kernel as an ELF file, for the ELF loader (elf-vmlinux).
+vmlinux=$(dirname "$bzimage")/vmlinux
+[ -r "$vmlinux" ] || vmlinux=
 
 kexec_ours=${KEXEC:-}
 if [ -n "$kexec_ours" ]; then
@@ -166,6 +171,12 @@ inputs_hash=$( {
 	done
 	echo "== bzImage"
 	cat "$bzimage"
+	if [ -n "$vmlinux" ]; then
+		echo "== vmlinux"
+		cat "$vmlinux"
+	else
+		echo "== no vmlinux"
+	fi
 	if [ -n "$kexec_ours" ]; then
 		echo "== kexec"
 		cat "$kexec_ours"
@@ -260,6 +271,13 @@ cp -a "$b" "$a"
 mkdir -p "$a/boot"
 pack "$b" "$stage/initrd-b.cpio.gz"
 cp "$bzimage" "$a/boot/bzImage"
+if [ -n "$vmlinux" ]; then
+	# Symbols and debug sections are a third of it; loading needs none.
+	${STRIP:-strip} -o "$a/boot/vmlinux" "$vmlinux" ||
+		die "cannot strip $vmlinux"
+else
+	say "no vmlinux next to $bzimage: /boot/vmlinux left out"
+fi
 cp "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b.cpio.gz"
 cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
 if [ -n "$kexec_test" ]; then

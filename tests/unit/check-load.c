@@ -7,6 +7,7 @@
  *              [--absent TEXT]...
  *              [--no-verify] [--crash-region START-END]
  *              [--preserve-window START-END]
+ *              [--entry ADDR] [--elf [--args-none]]
  *
  * Checks what the next kernel and purgatory would rely on:
  *  - flags: KEXEC_ARCH_386, normal slot, no stray bits (0x10 above all)
@@ -14,7 +15,8 @@
  *    RAM range of FAKE_ROOT's memory map
  *  - the entry is the purgatory segment (found by its header); its
  *    params block has regs.esi = the boot params segment, regs.eip = the
- *    kernel segment (the bzImage payload, byte for byte), regs.esp
+ *    kernel segment (the bzImage payload, byte for byte; --entry: that
+ *    address instead), regs.esp
  *    inside purgatory, and a sha256 over the listed regions equal to the
  *    recorded bytes zero-padded to memsz, the regions being exactly the
  *    other segments; PGF_VERIFY unless --no-verify
@@ -31,6 +33,16 @@
  *    and each of its pages covered by a segment (so the kernel swaps it),
  *    and purgatory told to append kexec_jump_back_entry= at the command
  *    line's NUL with room for it
+ *
+ *  - with --elf, KERNEL is an i386 ELF executable (the elf-x86 loader):
+ *    every PT_LOAD's bytes are in a segment starting at its p_paddr
+ *    rounded down to a page, zeros before it, and memsz covers the load;
+ *    purgatory's eip (or, with --args-none, where there is neither
+ *    purgatory nor boot params, the kexec entry) is --entry or e_entry;
+ *    the zero page carries a synthesised protocol 2.06 header (loader
+ *    type 0xff, cmdline_size 2048, initrd_addr_max 0x37ffffff) and
+ *    purgatory's cmdline_end/cmdline_room point at the NUL and the 65
+ *    bytes from it
  *
  * Prints one "check-load: ..." line per problem and exits 1, or prints
  * nothing and exits 0.
@@ -72,6 +84,8 @@ struct args {
 	const char *absent[16];
 	unsigned int nr_absent;
 	bool no_verify;
+	bool elf, args_none, has_entry;
+	uint64_t entry;
 	bool crash;
 	uint64_t crash_start, crash_end;	/* end exclusive */
 	bool preserve;
@@ -446,7 +460,7 @@ static void check_e820(const struct seg *bp, const struct mem_map *map)
 }
 
 static void check_initrd(const struct load *l, const struct seg *bp,
-			 const struct args *a)
+			 const struct args *a, unsigned int base_segs)
 {
 	const struct seg *rd;
 	struct blob b;
@@ -456,9 +470,9 @@ static void check_initrd(const struct load *l, const struct seg *bp,
 	if (!a->initrd) {
 		if (le(bp->buf, 0x218, 4) || le(bp->buf, 0x21c, 4))
 			bad("ramdisk fields set without an initrd");
-		if (l->nr != 3 && !a->crash && !a->preserve)
-			bad("%u segments, want kernel, boot params, purgatory",
-			    l->nr);
+		if (l->nr != base_segs && !a->crash && !a->preserve)
+			bad("%u segments, want %u (kernel, boot params, purgatory)",
+			    l->nr, base_segs);
 		return;
 	}
 	buf = slurp(a->initrd, &len);
@@ -493,9 +507,10 @@ static void check_kernel(const struct load *l, const struct args *a,
 	}
 	b = (struct blob){ buf + setup, len - setup };
 	k = find(l, "the kernel payload", is_blob, &b);
-	if (k && p && p->regs.eip != k->mem)
-		bad("params: eip 0x%" PRIx32 ", kernel at 0x%" PRIx64,
-		    p->regs.eip, k->mem);
+	if (k && p && p->regs.eip != (a->has_entry ? a->entry : k->mem))
+		bad("params: eip 0x%" PRIx32 ", kernel at 0x%" PRIx64
+		    "%s", p->regs.eip, k->mem, a->has_entry ?
+		    " (and not the --entry given)" : "");
 	if (k && buf[0x234] && k->mem % le(buf, 0x230, 4))
 		bad("kernel at 0x%" PRIx64 " is not aligned to 0x%" PRIx64,
 		    k->mem, le(buf, 0x230, 4));
@@ -505,6 +520,143 @@ static void check_kernel(const struct load *l, const struct args *a,
 	if (bp && memcmp(bp->buf + 0x1f1, buf + 0x1f1, 0x10))
 		bad("boot params do not carry the kernel's setup header");
 	free(buf);
+}
+
+/* The ELF file's PT_LOADs, read here independently of the tool. */
+struct elf_file {
+	char *buf;
+	size_t len;
+	uint64_t entry;
+	unsigned int nr;
+	struct { uint64_t off, paddr, filesz, memsz; } ld[32];
+};
+
+static int read_elf(const char *path, struct elf_file *e)
+{
+	uint64_t phoff, entsize, num, i;
+
+	memset(e, 0, sizeof(*e));
+	e->buf = slurp(path, &e->len);
+	if (!e->buf)
+		return -1;
+	if (e->len < 52 || memcmp(e->buf, "\177ELF", 4) || e->buf[4] != 1) {
+		bad("%s: not an ELF32 file", path);
+		return -1;
+	}
+	e->entry = le(e->buf, 24, 4);
+	phoff = le(e->buf, 28, 4);
+	entsize = le(e->buf, 42, 2);
+	num = le(e->buf, 44, 2);
+	if (entsize < 32 || phoff + num * entsize > e->len) {
+		bad("%s: bad program header table", path);
+		return -1;
+	}
+	for (i = 0; i < num && e->nr < 32; i++) {
+		const char *ph = e->buf + phoff + i * entsize;
+
+		if (le(ph, 0, 4) != 1 || !le(ph, 20, 4))
+			continue;
+		e->ld[e->nr].off = le(ph, 4, 4);
+		e->ld[e->nr].paddr = le(ph, 12, 4);
+		e->ld[e->nr].filesz = le(ph, 16, 4);
+		e->ld[e->nr].memsz = le(ph, 20, 4);
+		if (e->ld[e->nr].off + e->ld[e->nr].filesz > e->len) {
+			bad("%s: PT_LOAD outside the file", path);
+			return -1;
+		}
+		e->nr++;
+	}
+	return 0;
+}
+
+static void check_elf_loads(const struct load *l, const struct elf_file *e)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < e->nr; i++) {
+		uint64_t start = e->ld[i].paddr & ~(uint64_t)(PAGE - 1);
+		uint64_t lead = e->ld[i].paddr - start;
+		const struct seg *s = NULL;
+
+		for (j = 0; j < l->nr; j++)
+			if (l->s[j].mem == start)
+				s = &l->s[j];
+		if (!s) {
+			bad("PT_LOAD at 0x%" PRIx64 ": no segment at 0x%" PRIx64,
+			    e->ld[i].paddr, start);
+			continue;
+		}
+		if (s->mem + s->memsz < e->ld[i].paddr + e->ld[i].memsz)
+			bad("PT_LOAD at 0x%" PRIx64 ": segment ends at 0x%" PRIx64
+			    ", the load at 0x%" PRIx64, e->ld[i].paddr,
+			    s->mem + s->memsz, e->ld[i].paddr + e->ld[i].memsz);
+		if (s->bufsz != (e->ld[i].filesz ? lead + e->ld[i].filesz : 0)) {
+			bad("PT_LOAD at 0x%" PRIx64 ": bufsz 0x%" PRIx64,
+			    e->ld[i].paddr, s->bufsz);
+			continue;
+		}
+		for (j = 0; j < s->bufsz && j < lead; j++)
+			if (s->buf[j])
+				break;
+		if (j < s->bufsz && j < lead)
+			bad("PT_LOAD at 0x%" PRIx64 ": bytes before it not zero",
+			    e->ld[i].paddr);
+		if (e->ld[i].filesz &&
+		    memcmp(s->buf + lead, e->buf + e->ld[i].off,
+			   e->ld[i].filesz))
+			bad("PT_LOAD at 0x%" PRIx64 ": bytes differ from the file",
+			    e->ld[i].paddr);
+	}
+}
+
+/* The made-up setup header and purgatory's room for the jump back entry. */
+static void check_elf_params(const struct args *a, const struct seg *bp,
+			     const struct purgatory_params *p)
+{
+	size_t len;
+
+	if (le(bp->buf, 0x206, 2) != 0x0206 || le(bp->buf, 0x210, 1) != 0xff ||
+	    le(bp->buf, 0x238, 4) != 2048 || le(bp->buf, 0x22c, 4) != 0x37ffffff)
+		bad("zero page: version 0x%" PRIx64 ", loader 0x%" PRIx64
+		    ", cmdline_size %" PRIu64 ", initrd_addr_max 0x%" PRIx64
+		    ": not the synthesised header", le(bp->buf, 0x206, 2),
+		    le(bp->buf, 0x210, 1), le(bp->buf, 0x238, 4),
+		    le(bp->buf, 0x22c, 4));
+	if (!p || bp->bufsz <= 0x1000)
+		return;
+	len = strnlen(bp->buf + 0x1000, bp->bufsz - 0x1000);
+	if (p->cmdline_end != bp->mem + 0x1000 + len)
+		bad("params: cmdline_end 0x%" PRIx32 ", the NUL is at 0x%" PRIx64,
+		    p->cmdline_end, bp->mem + 0x1000 + len);
+	if (p->cmdline_room != 65 ||
+	    p->cmdline_end + p->cmdline_room > bp->mem + bp->bufsz)
+		bad("params: cmdline_room %" PRIu32 ", want 65 inside the segment",
+		    p->cmdline_room);
+	if ((p->flags & PGF_JUMP_BACK_ENTRY) && !a->preserve)
+		bad("params: PGF_JUMP_BACK_ENTRY without --load-preserve-context");
+}
+
+static void check_elf(const struct load *l, const struct args *a,
+		      const struct elf_file *e,
+		      const struct purgatory_params *p, const struct seg *bp)
+{
+	uint64_t want = a->has_entry ? a->entry : e->entry;
+
+	check_elf_loads(l, e);
+	if (a->args_none) {
+		if (l->entry != want)
+			bad("entry 0x%" PRIx64 ", want 0x%" PRIx64, l->entry,
+			    want);
+		if (l->nr != e->nr)
+			bad("%u segments for %u PT_LOADs with --args-none",
+			    l->nr, e->nr);
+		return;
+	}
+	if (p && p->regs.eip != want)
+		bad("params: eip 0x%" PRIx32 ", want 0x%" PRIx64, p->regs.eip,
+		    want);
+	if (bp)
+		check_elf_params(a, bp, p);
 }
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -520,6 +672,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "no-verify", no_argument, NULL, 'n' },
 		{ "crash-region", required_argument, NULL, 'p' },
 		{ "preserve-window", required_argument, NULL, 'w' },
+		{ "elf", no_argument, NULL, 'e' },
+		{ "args-none", no_argument, NULL, 'N' },
+		{ "entry", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long lo, hi;
@@ -534,6 +689,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'i': a->initrd = optarg; break;
 		case 'c': a->cmdline = optarg; break;
 		case 'n': a->no_verify = true; break;
+		case 'e': a->elf = true; break;
+		case 'N': a->args_none = true; break;
+		case 'E':
+			n = 0;
+			if (sscanf(optarg, "%llx%n", &lo, &n) != 1 || optarg[n])
+				return -1;
+			a->has_entry = true;
+			a->entry = lo;
+			break;
 		case 'p':
 		case 'w':
 			n = 0;
@@ -563,7 +727,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 	}
 	if (!a->dump || !a->root || !a->kernel || optind != argc) {
-		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--absent TEXT]... [--no-verify] [--crash-region START-END] [--preserve-window START-END]\n");
+		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--absent TEXT]... [--no-verify] [--crash-region START-END] [--preserve-window START-END] [--entry ADDR] [--elf [--args-none]]\n");
 		return -1;
 	}
 	return 0;
@@ -573,6 +737,7 @@ int main(int argc, char **argv)
 {
 	const struct purgatory_params *p = NULL;
 	const struct seg *pg, *bp;
+	struct elf_file e = { 0 };
 	struct mem_map map;
 	struct load l;
 	struct args a;
@@ -588,6 +753,12 @@ int main(int argc, char **argv)
 	if (read_info(a.dump, &l))
 		goto out;
 	check_segments(&l, &map, &a);
+	if (a.elf && read_elf(a.kernel, &e))
+		goto out;
+	if (a.elf && a.args_none) {
+		check_elf(&l, &a, &e, NULL, NULL);
+		goto out;
+	}
 	pg = find(&l, "purgatory", is_purgatory, NULL);
 	bp = find(&l, "boot params", is_boot_params, NULL);
 	if (pg)
@@ -596,7 +767,7 @@ int main(int argc, char **argv)
 		if (p && p->regs.esi != bp->mem)
 			bad("params: esi 0x%" PRIx32 ", boot params at 0x%"
 			    PRIx64, p->regs.esi, bp->mem);
-		if (((const uint8_t *)bp->buf)[0x210] != 0xd0)
+		if (!a.elf && ((const uint8_t *)bp->buf)[0x210] != 0xd0)
 			bad("type_of_loader 0x%x, want 0xd0",
 			    ((const uint8_t *)bp->buf)[0x210]);
 		check_cmdline(bp, &a);
@@ -608,10 +779,14 @@ int main(int argc, char **argv)
 			check_e820(bp, &map);
 		if (a.preserve && p)
 			check_preserve_params(p, bp);
-		check_initrd(&l, bp, &a);
+		check_initrd(&l, bp, &a, a.elf ? e.nr + 2 : 3);
 	}
-	check_kernel(&l, &a, p, bp);
+	if (a.elf)
+		check_elf(&l, &a, &e, p, bp);
+	else
+		check_kernel(&l, &a, p, bp);
 out:
+	free(e.buf);
 	for (i = 0; i < MAX_SEGS; i++)
 		free(l.s[i].buf);
 	memmap_free(&map);

@@ -14,6 +14,7 @@
 #   KJUMP_FIXTURES  tests/unit/fixtures of the source tree
 #                   (default: fixtures next to this script)
 #   KJUMP_BZIMAGE   a real bzImage to load instead of a synthetic one
+#   KJUMP_VMLINUX   a real vmlinux for the elf-real-vmlinux case (else SKIP)
 #   TMPDIR          scratch space (removed afterwards)
 #
 # Prints one line per case: "PASS: unit/e2e/NAME", "FAIL: unit/e2e/NAME:
@@ -36,6 +37,7 @@ kexec=$build/kexec/kexec
 shim=$build/tests/unit/fake-kexec.so
 check=$build/tests/unit/check-load
 mkimage=$build/tests/unit/make-fake-bzimage
+mkelf=$build/tests/unit/make-fake-elf
 
 CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	cmdline-too-long load-eperm unload exec-not-loaded exec-loaded
@@ -45,7 +47,9 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	status-normal preserve-load preserve-window-too-big preserve-exec
 	helper-from-cmdline helper-no-entry helper-already-loaded
 	jump-fallback-a jump-fallback-b jump-fallback-nothing
-	preserve-mark-cleared"
+	preserve-mark-cleared bzimage-entry elf-args-linux elf-probed
+	elf-args-none elf-entry elf-refused elf-type-unknown not-any-image
+	elf-real-vmlinux elf-preserve elf-preserve-args-none"
 
 failed=0
 
@@ -60,7 +64,7 @@ skip_all() {
 	exit 0
 }
 
-for f in "$kexec" "$check" "$mkimage"; do
+for f in "$kexec" "$check" "$mkimage" "$mkelf"; do
 	[ -x "$f" ] || skip_all "$f not built"
 done
 [ -f "$shim" ] || skip_all "$shim not built"
@@ -192,6 +196,8 @@ else
 fi
 "$mkimage" "$tmp/truncated" --payload 200000 --truncate 4096 || exit 1
 "$mkimage" "$tmp/small-cmdline" --cmdline-size 64 || exit 1
+elf=$tmp/vmlinux
+"$mkelf" "$elf" || exit 1
 initrd=$tmp/initrd
 awk 'BEGIN { for (i = 0; i < 3000; i++) printf "initrd line %06d\n", i }' \
 	> "$initrd"
@@ -572,15 +578,138 @@ t_preserve_mark_cleared() {
 	[ ! -e "$root/run/kexec-preserve-context" ] || fail "mark kept after -u"
 }
 
+# --entry on a bzImage: purgatory's final eip.
+t_bzimage_entry() {
+	kx -- -l "$kernel" --entry=0x1234560 --append=quiet
+	want_rc 0 && no_stderr && check_last --entry 0x1234560 --append quiet
+}
+
+# check_elf_last IMAGE CHECK-LOAD-ARGS...: the last load, of an ELF image
+check_elf_last() {
+	k=$1
+	shift
+	l=$(last_load)
+	[ -n "$l" ] || fail "no kexec_load recorded" || return 1
+	"$check" --dump "$out/$l" --root "$root" --kernel "$k" --elf "$@" \
+		>"$w/check" 2>&1 ||
+		fail "$(head -n 3 "$w/check" | tr '\n' '|')"
+}
+
+t_elf_args_linux() {
+	kx -- -l -t elf-x86 --args-linux "$elf" --initrd="$initrd" \
+		--append="console=ttyS0" --command-line "kjump.marker=elf"
+	want_rc 0 && no_stderr &&
+	[ "$(last_result kexec_load)" = OK ] || fail "kexec_load: $(last_result kexec_load)" &&
+	[ "$(loaded)" = 1 ] || fail "kexec_loaded is $(loaded)" &&
+	check_elf_last "$elf" --initrd "$initrd" \
+		--cmdline "console=ttyS0 kjump.marker=elf"
+}
+
+# An ELF image loaded to come back: the same window rules as a bzImage.
+t_elf_preserve() {
+	kx -- -l --load-preserve-context --mem-max=$win -t elf-x86 "$elf" \
+		--append=kjump.pc=elf
+	want_rc 0 && no_stderr &&
+	calls | grep -q '^kexec_load .* flags=0x30002 result=OK' ||
+		fail "load: $(calls | grep '^kexec_load' | tail -n 1)" &&
+	check_elf_last "$elf" --preserve-window "0x100000-$win" \
+		--append kjump.pc=elf
+}
+
+# --args-none: no purgatory, no zero page, but low memory and the window
+# are still every page covered (kexec_test's preserve mode).
+t_elf_preserve_args_none() {
+	kx -- -l --load-preserve-context --mem-max=$win -t elf-x86 \
+		--args-none "$elf"
+	want_rc 0 && no_stderr &&
+	l=$(last_load) &&
+	awk '$1 == "segment" { n++; if ($5 == "0x0") z++ }
+	     END { exit !(n >= 3 && z >= 2) }' "$out/$l/info" ||
+		fail "segments: $(grep '^segment' "$out/$l/info" | tr '\n' '|')"
+}
+
+# No -t: not a bzImage, so the ELF loader takes it, --args-linux style.
+t_elf_probed() {
+	kx -- -l "$elf" --reuse-cmdline
+	want_rc 0 && no_stderr &&
+	check_elf_last "$elf" --append "root=/dev/vda"
+}
+
+t_elf_args_none() {
+	kx -- -l -t elf-x86 --args-none "$elf"
+	want_rc 0 && no_stderr &&
+	calls | grep -q '^kexec_load .* entry=0x1000000 nr_segments=2 .*result=OK' ||
+		fail "call: $(calls | tail -n 1)" &&
+	check_elf_last "$elf" --args-none
+}
+
+t_elf_entry() {
+	kx -- -l -t elf-x86 --entry=0x1000040 "$elf" --append=x &&
+	want_rc 0 && no_stderr && check_elf_last "$elf" --entry 0x1000040 &&
+	kx -- -l -t elf-x86 --args-none --entry 0x7000 "$elf" &&
+	want_rc 0 && no_stderr &&
+	check_elf_last "$elf" --args-none --entry 0x7000
+}
+
+# Each refusal: one line, exit 1, no kexec_load, the earlier load intact.
+t_elf_refused() {
+	load_ok --append=first || return 1
+	cp "$out/calls" "$w/calls.before"
+	for args in "--args-elf:--args-elf: ELF boot notes are not supported" \
+		"--args-none --initrd=$initrd:--args-none: --initrd cannot be used" \
+		"--args-none --append=x:--args-none: --append/--command-line" \
+		"--args-none --reuse-cmdline:--args-none: --reuse-cmdline" \
+		"-p:-p needs a bzImage" \
+		"--entry=0x100000000:above 4 GiB"; do
+		# shellcheck disable=SC2086 # the options are words
+		kx -- -l -t elf-x86 ${args%%:*} "$elf"
+		want_rc 1 && one_error "${args#*:}" || return 1
+		cmp -s "$out/calls" "$w/calls.before" ||
+			fail "${args%%:*}: calls changed: $(calls | tail -n 1)" ||
+			return 1
+		[ "$(loaded)" = 1 ] || fail "${args%%:*}: kexec_loaded is $(loaded)" ||
+			return 1
+	done
+}
+
+t_elf_type_unknown() {
+	kx -- -l -t vmlinux "$elf"
+	want_rc 1 && one_error "-t vmlinux: unknown image type (known: bzImage, elf-x86)" &&
+	kx -- -l -t elf-x86 "$kernel" &&
+	want_rc 1 && one_error ": not an elf-x86: no ELF magic" &&
+	kx -- -l -t bzImage "$elf" &&
+	want_rc 1 && one_error ": not a bzImage: " &&
+	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called"
+}
+
+# Neither loader takes it: each says why, on one line.
+t_not_any_image() {
+	"$mkelf" "$tmp/x86_64.elf" --machine 62 || return 1
+	kx -- -l "$tmp/x86_64.elf"
+	want_rc 1 &&
+	one_error "not a kernel image this kexec can load: not bzImage (" &&
+	one_error "not elf-x86 (not an i386 image (e_machine 62))" &&
+	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called"
+}
+
+t_elf_real_vmlinux() {
+	[ -n "${KJUMP_VMLINUX:-}" ] || { why="KJUMP_VMLINUX not set"; return 77; }
+	kx -- -l -t elf-x86 "$KJUMP_VMLINUX" --initrd="$initrd" \
+		--append="console=ttyS0 kjump.marker=real"
+	want_rc 0 && no_stderr &&
+	check_elf_last "$KJUMP_VMLINUX" --initrd "$initrd" \
+		--cmdline "console=ttyS0 kjump.marker=real"
+}
+
 for c in $CASES; do
 	fresh
 	why=
 	fn=t_$(echo "$c" | tr - _)
-	if $fn; then
-		say PASS "$c"
-	else
-		say FAIL "$c" "${why:-failed}"
-		failed=1
-	fi
+	$fn
+	case $? in
+	0) say PASS "$c" ;;
+	77) say SKIP "$c" "$why" ;;
+	*) say FAIL "$c" "${why:-failed}"; failed=1 ;;
+	esac
 done
 exit $failed

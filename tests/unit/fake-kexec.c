@@ -18,6 +18,11 @@
  *   KJUMP_FAKE_ERRNO         kexec_load fails with this errno (a name
  *                            such as EPERM, or a number)
  *   KJUMP_FAKE_REBOOT_ERRNO  reboot fails with this errno
+ *   KJUMP_FAKE_NEED_CAP      if set, kexec_load and reboot fail with EPERM
+ *                            unless the caller's effective capabilities
+ *                            (/proc/self/status CapEff) hold CAP_SYS_BOOT,
+ *                            as the kernel's do (off by default: test
+ *                            machines rarely grant it)
  *
  * Records in $KJUMP_FAKE_OUT:
  *   preload         written when the shim starts: proof it is active
@@ -30,12 +35,27 @@
  *   load-N/info     "entry 0x..", "flags 0x..", "nr_segments N" and one
  *                   "segment I MEM MEMSZ BUFSZ" line (hex) per segment
  *   load-N/segment-I.bin   the segment's bufsz bytes
+ *   slot-normal, slot-crash  which load each slot holds: "load-N", or
+ *                   "none" once it was unloaded or freed (missing: never
+ *                   touched, i.e. as the fake root's kexec_*loaded say)
  *
  * A successful load sets $ROOT/sys/kernel/kexec_loaded (or, with
  * KEXEC_ON_CRASH, kexec_crash_loaded) to 1, an unload to 0.  Like the
- * kernel, kexec_load rejects unknown flag bits, more than 16 segments,
- * unaligned or overlapping segments with EINVAL, and reboot(KEXEC) with
- * nothing loaded with EINVAL.
+ * kernel (6.1 kernel/kexec.c), kexec_load fails
+ *   - with EPERM when $ROOT/proc/sys/kernel/kexec_load_disabled is 1 (or
+ *     CAP_SYS_BOOT is missing, see KJUMP_FAKE_NEED_CAP);
+ *   - with EINVAL for unknown flag bits or more than 16 segments;
+ *   and only then, for a crash load, frees the crash slot's image, so
+ *   that every later failure leaves the crash slot empty:
+ *   - EINVAL for unaligned, overlapping or bufsz > memsz segments;
+ *   - an injected KJUMP_FAKE_ERRNO other than EPERM, EBUSY and ENOSYS
+ *     (those three come before the free and change nothing).
+ * A failed normal load keeps the old image.  reboot(KEXEC) with nothing
+ * loaded fails with EINVAL.
+ *
+ * /run/kexec-tools-kjump.lock resolves below $KJUMP_FAKE_ROOT too, so a
+ * test can hold kexec's lock (and a run without a fake root never
+ * touches the real one).
  */
 /* Our wrappers replace libc's functions: no inline fortify copies. */
 #undef _FORTIFY_SOURCE
@@ -203,6 +223,61 @@ static void set_loaded(bool crash, int v)
 	snprintf(path, sizeof(path), "%s/sys/kernel/%s", env("KJUMP_FAKE_ROOT"),
 		 crash ? "kexec_crash_loaded" : "kexec_loaded");
 	write_file(path, v ? "1\n" : "0\n", 2, false);
+}
+
+/* Which load a slot holds now: seq > 0, or 0 for none. */
+static void set_slot(bool crash, int seq)
+{
+	char path[4096], text[32];
+	int n;
+
+	out_path(path, sizeof(path), crash ? "slot-crash" : "slot-normal");
+	if (seq > 0)
+		n = snprintf(text, sizeof(text), "load-%d\n", seq);
+	else
+		n = snprintf(text, sizeof(text), "none\n");
+	write_file(path, text, (size_t)n, false);
+	set_loaded(crash, seq > 0);
+}
+
+/* Read "0"/"1"-style flag files of the fake root (missing: 0). */
+static bool root_flag(const char *rel)
+{
+	char path[4096], c = '0';
+	int fd;
+
+	if (!env("KJUMP_FAKE_ROOT"))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", env("KJUMP_FAKE_ROOT"), rel);
+	fd = raw_open(path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	if (read(fd, &c, 1) != 1)
+		c = '0';
+	close(fd);
+	return c == '1';
+}
+
+/* CAP_SYS_BOOT (bit 22) in our effective set, when the test asks. */
+static bool cap_sys_boot_missing(void)
+{
+	char text[4096], *line;
+	unsigned long long caps = 0;
+	ssize_t n;
+	int fd;
+
+	if (!env("KJUMP_FAKE_NEED_CAP"))
+		return false;
+	fd = raw_open("/proc/self/status", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return true;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	line = strstr(text, "\nCapEff:");
+	if (!line || sscanf(line + 8, "%llx", &caps) != 1)
+		return true;
+	return !(caps >> 22 & 1);
 }
 
 static bool is_loaded(bool crash)
@@ -418,15 +493,25 @@ static void dump_load(int seq, unsigned long entry, unsigned long nr,
 	}
 }
 
-/* What the kernel's sanity checks would say; 0 if it would take it. */
-static int kernel_checks(unsigned long nr, const struct fake_segment *s,
-			 unsigned long flags)
+/* The checks the kernel makes before it touches either slot. */
+static int entry_checks(unsigned long nr, unsigned long flags)
+{
+	if (root_flag("proc/sys/kernel/kexec_load_disabled") ||
+	    cap_sys_boot_missing())
+		return EPERM;
+	if ((flags & ~ARCH_MASK) & ~KNOWN_FLAGS)
+		return EINVAL;
+	if (nr > FAKE_MAX_SEGS)
+		return EINVAL;
+	return 0;
+}
+
+/* What the kernel's segment checks would say; 0 if it would take it. */
+static int segment_checks(unsigned long nr, const struct fake_segment *s)
 {
 	unsigned long i, j;
 
-	if ((flags & ~ARCH_MASK) & ~KNOWN_FLAGS)
-		return EINVAL;
-	if (nr > FAKE_MAX_SEGS || (nr && !s))
+	if (nr && !s)
 		return EINVAL;
 	for (i = 0; i < nr; i++) {
 		uintptr_t m = (uintptr_t)s[i].mem;
@@ -444,12 +529,18 @@ static int kernel_checks(unsigned long nr, const struct fake_segment *s,
 	return 0;
 }
 
+/* Errors the kernel returns before a crash load frees the old image. */
+static bool before_free(int err)
+{
+	return err == EPERM || err == EBUSY || err == ENOSYS;
+}
+
 static long fake_kexec_load(unsigned long entry, unsigned long nr,
 			    const struct fake_segment *segs,
 			    unsigned long flags)
 {
 	const char *fail = env("KJUMP_FAKE_ERRNO");
-	int seq, err = 0;
+	int seq, err, inject;
 
 	if (!env("KJUMP_FAKE_OUT")) {
 		errno = EPERM;
@@ -457,17 +548,23 @@ static long fake_kexec_load(unsigned long entry, unsigned long nr,
 	}
 	seq = next_seq();
 	dump_load(seq, entry, nr, segs, flags);
-	if (fail)
-		err = parse_errno(fail);
-	if (!err)
-		err = kernel_checks(nr, segs, flags);
+	inject = fail ? parse_errno(fail) : 0;
+	err = entry_checks(nr, flags);
+	if (!err && inject && before_free(inject))
+		err = inject;
+	if (!err) {
+		/* Here a crash load has freed the old crash image. */
+		if ((flags & ON_CRASH) && nr)
+			set_slot(true, 0);
+		err = inject ? inject : segment_checks(nr, segs);
+	}
 	record("kexec_load load-%d entry=0x%lx nr_segments=%lu flags=0x%lx result=%s",
 	       seq, entry, nr, flags, err ? errno_name(err) : "OK");
 	if (err) {
 		errno = err;
 		return -1;
 	}
-	set_loaded(flags & ON_CRASH, nr != 0);
+	set_slot(flags & ON_CRASH, nr ? seq : 0);
 	return 0;
 }
 
@@ -494,7 +591,7 @@ EXPORT int reboot(int cmd)
 	const char *fail = env("KJUMP_FAKE_REBOOT_ERRNO");
 	int err = 0;
 
-	if (!env("KJUMP_FAKE_OUT"))
+	if (!env("KJUMP_FAKE_OUT") || cap_sys_boot_missing())
 		err = EPERM;
 	else if (fail)
 		err = parse_errno(fail);

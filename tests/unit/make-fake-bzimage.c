@@ -6,10 +6,11 @@
  *
  *   make-fake-bzimage OUT [--payload BYTES] [--cmdline-size N]
  *                         [--init-size BYTES] [--truncate BYTES]
- *                         [--seed N]
+ *                         [--seed N] [--fixed]
  *
  * --truncate drops that many bytes from the end, so the payload is
- * shorter than the header's syssize says.
+ * shorter than the header's syssize says.  --fixed clears
+ * relocatable_kernel: the kernel must run at 1 MiB.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
 		{ "init-size", required_argument, NULL, 'i' },
 		{ "truncate", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "fixed", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long v, cut = 0;
@@ -68,7 +70,13 @@ int main(int argc, char **argv)
 
 	synth_defaults(&s);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == '?' || number(argv[optind - 1], optarg, &v))
+		if (c == '?')
+			return 2;
+		if (c == 'f') {
+			s.relocatable = 0;
+			continue;
+		}
+		if (number(argv[optind - 1], optarg, &v))
 			return 2;
 		switch (c) {
 		case 'p': s.payload_len = v; break;
@@ -79,7 +87,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: make-fake-bzimage OUT [--payload N] [--cmdline-size N] [--init-size N] [--truncate N] [--seed N]\n");
+		fprintf(stderr, "usage: make-fake-bzimage OUT [--payload N] [--cmdline-size N] [--init-size N] [--truncate N] [--seed N] [--fixed]\n");
 		return 2;
 	}
 	if (s.init_size < s.payload_len)

@@ -175,6 +175,39 @@ TEST(loader_fields)
 	CHECK_EQ_U64(le(f->bp, 0x260, 4), 0x40000);
 }
 
+/* No bzImage (a vmlinux): a protocol 2.06 header is made up. */
+TEST(synthesised_header)
+{
+	struct fixture *f = setup(ctx, "console=ttyS0");
+
+	f->spec.kernel = NULL;
+	f->spec.bi = NULL;
+	f->bp = unit_alloc(ctx, boot_params_size(13, BOOT_PARAMS_JUMP_SPARE));
+	build_ok(ctx, f);
+	CHECK_EQ_U64(le(f->bp, 0x1fe, 2), 0xaa55);
+	CHECK_EQ_U64(le(f->bp, 0x202, 4), 0x53726448);
+	CHECK_EQ_U64(le(f->bp, 0x206, 2), 0x0206);
+	CHECK_EQ_U64(f->bp[ZP_TYPE_OF_LOADER], 0xff);
+	CHECK(f->bp[0x211] & 0x01);		/* LOADED_HIGH */
+	CHECK_EQ_U64(le(f->bp, 0x22c, 4), 0x37ffffff);
+	CHECK_EQ_U64(le(f->bp, 0x238, 4), 2048);
+	/* nothing of a setup area that is not there */
+	CHECK_EQ_U64(f->bp[0x1f1], 0);
+	CHECK_EQ_U64(le(f->bp, 0x214, 4), 0);	/* code32_start */
+	CHECK_EQ_U64(le(f->bp, 0x230, 4), 0);	/* kernel_alignment */
+	/* the rest as for a bzImage */
+	CHECK_EQ_U64(le(f->bp, ZP_CMD_LINE_PTR, 4), 0x1ffd1000);
+	CHECK_STR((char *)f->bp + 0x1000, "console=ttyS0");
+	CHECK_EQ_U64(le(f->bp, ZP_RAMDISK_IMAGE, 4), 0x1f000000);
+	CHECK_EQ_U64(le(f->bp, ZP_RAMDISK_SIZE, 4), 0x123456);
+	CHECK_EQ_U64(f->bp[ZP_E820_ENTRIES], 6);
+	CHECK_EQ_U64(le(f->bp, ZP_CL_MAGIC, 2), 0xa33f);
+	/* the spare room after the NUL stays zero for purgatory */
+	CHECK_EQ_U64(boot_params_size(13, BOOT_PARAMS_JUMP_SPARE),
+		     0x1000 + 14 + BOOT_PARAMS_JUMP_SPARE);
+	CHECK(BOOT_PARAMS_JUMP_SPARE >= sizeof(" kexec_jump_back_entry=0x12345678"));
+}
+
 /* Only the header the kernel declares is copied, and setup_data is 0. */
 TEST(header_extent)
 {
@@ -301,6 +334,6 @@ TEST(above_4g)
 
 UNIT_MAIN("boot-params",
 	RUN(size), RUN(e820), RUN(cmdline), RUN(empty_cmdline), RUN(initrd),
-	RUN(loader_fields), RUN(header_extent), RUN(mem_k),
-	RUN(video_defaults_and_old_params), RUN(too_many_ranges),
+	RUN(loader_fields), RUN(synthesised_header), RUN(header_extent),
+	RUN(mem_k), RUN(video_defaults_and_old_params), RUN(too_many_ranges),
 	RUN(above_4g))

@@ -174,6 +174,66 @@ TEST(collect_malformed)
 }
 
 /*
+ * Found by tests/fuzz/fuzz_iomem: sscanf's %llx took a sign, "0x" and
+ * blanks, so "-2--2" read as the last byte of the 64-bit space.  Bounds
+ * are plain hex digits, as the kernel prints them.
+ */
+TEST(parse_line_plain_hex)
+{
+	static const char *const bad[] = {
+		"-2--2 : System RAM",
+		"+1000-1fff : System RAM",
+		"1000--1fff : System RAM",
+		"0x1000-0x1fff : System RAM",
+		"1000- 1fff : System RAM",
+		"1000 -1fff : System RAM",
+		"1000-1fff System RAM",
+		"10000000000000000-10000000000000fff : System RAM",
+	};
+	uint64_t start = 1, end = 1;
+	const char *name = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (iomem_parse_line(bad[i], &start, &end, &name) != -EINVAL)
+			FAILF("\"%s\" accepted", bad[i]);
+	CHECK_EQ_INT(iomem_parse_line("\t  0000000000001000-1FfF:Crash kernel",
+				      &start, &end, &name), 0);
+	CHECK_EQ_U64(start, 0x1000);
+	CHECK_EQ_U64(end, 0x2000);
+	CHECK_STR(name, "Crash kernel");
+	CHECK_EQ_INT(iomem_parse_line("fffffffffffff000-fffffffffffffffe : x",
+				      &start, &end, &name), 0);
+	CHECK_EQ_U64(end, 0xffffffffffffffffull);
+}
+
+/*
+ * Found with tests/fuzz/fuzz_iomem: a line of 256 bytes or more made the
+ * whole file malformed, so one long device name anywhere in /proc/iomem
+ * stopped crash loading.
+ */
+TEST(collect_long_line)
+{
+	struct mem_map *map = new_map(ctx);
+	struct mem_range r = { 0 };
+	char text[1024];
+	char name[400];
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(text, sizeof(text),
+		 "00100000-3fffffff : System RAM\n"
+		 "  01000000-01ffffff : %s\n"
+		 "  08000000-0bffffff : Crash kernel\n", name);
+	CHECK(strlen(text) > 400);
+	CHECK_EQ_INT(iomem_crash_region(text, &r), 0);
+	CHECK_RANGE(r, 0x08000000, 0x0c000000, MEM_RAM);
+	CHECK_EQ_INT(iomem_collect(text, "System RAM", MEM_RAM, map), 0);
+	CHECK_EQ_U64(map->n, 1);
+	CHECK_RANGE(map->r[0], 0x100000, 0x40000000, MEM_RAM);
+}
+
+/*
  * A user without CAP_SYS_ADMIN sees zeros: the line parses as the one
  * byte at 0 (crash_prepare() recognises that and says "not root?").
  */
@@ -195,4 +255,6 @@ UNIT_MAIN("iomem",
 	  RUN(collect_system_ram),
 	  RUN(collect_nested_and_type),
 	  RUN(collect_malformed),
+	  RUN(parse_line_plain_hex),
+	  RUN(collect_long_line),
 	  RUN(nonroot_zeros))

@@ -407,6 +407,37 @@ TEST(iomem_edge_lines)
 	CHECK_EQ_INT(map->n, 0);
 }
 
+/*
+ * Caught by tests/fuzz/fuzz_memmap's reference check: lines were cut to
+ * 255 bytes, so a
+ * long line whose first 255 bytes read "<start>-<end> : System RAM"
+ * added RAM the file did not describe, and a long name could pass for a
+ * short one.  Lines are read whole, whatever their length.
+ */
+TEST(iomem_long_line)
+{
+	struct mem_map *map = new_map(ctx);
+	static const char tail[] = "-fff : System RAM";
+	char text[1024];
+	size_t pad = 255 - (sizeof(tail) - 1);
+
+	/* 255 bytes of a valid line, then one more byte of name */
+	memset(text, '0', pad);
+	snprintf(text + pad, sizeof(text) - pad, "%sX\n", tail);
+	CHECK_EQ_INT(strlen(text), 257);
+	CHECK_EQ_INT(memmap_parse_iomem(map, text), 0);
+	CHECK_EQ_INT(map->n, 0);
+	/* a long top-level name of no interest does not hide what follows */
+	memset(text, 'n', sizeof(text));
+	memcpy(text, "000a0000-000bffff : ", 20);
+	snprintf(text + 600, sizeof(text) - 600,
+		 "\n00100000-001fffff : System RAM\n");
+	CHECK_EQ_INT(memmap_parse_iomem(map, text), 0);
+	CHECK_EQ_INT(map->n, 1);
+	CHECK_EQ_U64(map->r[0].start, 0x100000);
+	CHECK_EQ_U64(map->r[0].end, 0x200000);
+}
+
 UNIT_MAIN("memory-map",
 	RUN(type_names), RUN(add_rejects_empty), RUN(add_limit),
 	RUN(normalize), RUN(firmware_qemu), RUN(system_prefers_firmware),
@@ -414,4 +445,5 @@ UNIT_MAIN("memory-map",
 	RUN(firmware_missing_file), RUN(iomem_qemu), RUN(fallback_to_iomem),
 	RUN(fallback_empty_firmware_dir), RUN(no_map_at_all),
 	RUN(iomem_nonroot), RUN(iomem_malformed),
-	RUN(iomem_malformed_message), RUN(iomem_edge_lines))
+	RUN(iomem_malformed_message), RUN(iomem_edge_lines),
+	RUN(iomem_long_line))

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boot-params.h"
 #include "bzimage-header.h"
+#include "file-io.h"
 #include "log.h"
 
 size_t boot_params_size(size_t cmdline_len, size_t spare)
@@ -71,14 +74,41 @@ static void fill_firmware_info(uint8_t *bp, const uint8_t *old, size_t len)
 	put16(bp, 0x10, 16);		/* orig_video_points */
 }
 
+uint8_t *boot_params_read_old(const char *root, size_t *len)
+{
+	char path[256], *buf;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/boot_params/data", root);
+	if (read_file(path, 2 * BP_SIZE, &buf, len))
+		return NULL;
+	return (uint8_t *)buf;
+}
+
+/* A minimal protocol 2.06 header for a kernel that came without one. */
+static void synth_header(uint8_t *bp)
+{
+	put16(bp, HDR_BOOT_FLAG, BOOT_FLAG_MAGIC);
+	put32(bp, HDR_HEADER, HDR_MAGIC);
+	put16(bp, HDR_VERSION, SYNTH_HDR_VERSION);
+	put8(bp, HDR_TYPE_OF_LOADER, SYNTH_HDR_LOADER_TYPE);
+	put32(bp, HDR_INITRD_ADDR_MAX, SYNTH_HDR_INITRD_ADDR_MAX);
+	put32(bp, HDR_CMDLINE_SIZE, SYNTH_HDR_CMDLINE_SIZE);
+}
+
 static void fill_header(uint8_t *bp, const struct boot_params_spec *s)
 {
-	const struct bzimage_info *bi = s->bi;
 	uint64_t cmd = s->addr + BP_SIZE;
+	uint16_t version;
 
-	memcpy(bp + HDR_SETUP_SECTS, s->kernel + HDR_SETUP_SECTS,
-	       bi->header_len);
-	put8(bp, HDR_TYPE_OF_LOADER, LOADER_TYPE_KEXEC);
+	if (s->kernel) {
+		memcpy(bp + HDR_SETUP_SECTS, s->kernel + HDR_SETUP_SECTS,
+		       s->bi->header_len);
+		put8(bp, HDR_TYPE_OF_LOADER, LOADER_TYPE_KEXEC);
+		version = s->bi->version;
+	} else {
+		synth_header(bp);
+		version = SYNTH_HDR_VERSION;
+	}
 	put8(bp, HDR_LOADFLAGS, LOADFLAG_LOADED_HIGH);
 	put32(bp, HDR_RAMDISK_IMAGE, (uint32_t)s->initrd_addr);
 	put32(bp, HDR_RAMDISK_SIZE, (uint32_t)s->initrd_len);
@@ -86,9 +116,9 @@ static void fill_header(uint8_t *bp, const struct boot_params_spec *s)
 	/* Pre-2.02 kernels find the command line through this pair. */
 	put16(bp, BP_CL_MAGIC, CL_MAGIC_VALUE);
 	put16(bp, BP_CL_OFFSET, BP_SIZE);
-	if (bi->version >= 0x209)
+	if (version >= 0x209)
 		put64(bp, HDR_SETUP_DATA, 0);
-	if (bi->version >= 0x207 && s->old_bp && s->old_bp_len >= BP_SIZE)
+	if (version >= 0x207 && s->old_bp && s->old_bp_len >= BP_SIZE)
 		memcpy(bp + HDR_HARDWARE_SUBARCH,
 		       s->old_bp + HDR_HARDWARE_SUBARCH, 12);
 }
@@ -111,4 +141,20 @@ int boot_params_build(const struct boot_params_spec *s, uint8_t *bp)
 		return ret;
 	memcpy(bp + BP_SIZE, s->cmdline, len + 1);
 	return 0;
+}
+
+int boot_params_build_here(const char *root, struct boot_params_spec *spec,
+			   uint8_t *buf)
+{
+	size_t old_len = 0;
+	uint8_t *old = boot_params_read_old(root, &old_len);
+	int ret;
+
+	spec->old_bp = old;
+	spec->old_bp_len = old_len;
+	ret = boot_params_build(spec, buf);
+	spec->old_bp = NULL;
+	spec->old_bp_len = 0;
+	free(old);
+	return ret;
 }

@@ -12,8 +12,29 @@
 #include "bzimage.h"
 #include "memory-map.h"
 
+/*
+ * Room left after the command line's NUL for purgatory's
+ * " kexec_jump_back_entry=0x%08x" (34 bytes with its NUL).
+ */
+#define BOOT_PARAMS_JUMP_SPARE	64
+#define JUMP_BACK_WORD_LEN	33	/* what the append adds to strlen() */
+
+/*
+ * The setup header written when there is no bzImage to copy it from (a
+ * vmlinux loaded by the ELF loader): what a kernel entered at its 32-bit
+ * entry reads, and what tools reading /sys/kernel/boot_params expect.
+ */
+#define SYNTH_HDR_VERSION		0x0206u
+#define SYNTH_HDR_CMDLINE_SIZE		2048u
+#define SYNTH_HDR_INITRD_ADDR_MAX	0x37ffffffu
+#define SYNTH_HDR_LOADER_TYPE		0xffu	/* boot.rst: undefined */
+
 struct boot_params_spec {
-	const char *kernel;		/* the bzImage file: header source */
+	/*
+	 * The bzImage file and its parsed header, copied into the zero
+	 * page; kernel NULL: no bzImage, synthesise a header (bi unused).
+	 */
+	const char *kernel;
 	const struct bzimage_info *bi;
 	const struct mem_map *e820;	/* the map the next kernel gets */
 	const char *cmdline;
@@ -24,17 +45,24 @@ struct boot_params_spec {
 	size_t old_bp_len;
 };
 
-/*
- * Room after the command line for purgatory's " kexec_jump_back_entry=0x%08x"
- * (34 bytes with the NUL) in a preserve-context load.
- */
-#define BOOT_PARAMS_JUMP_SPARE	64
-#define JUMP_BACK_WORD_LEN	33	/* what the append adds to strlen() */
 
 /* Bytes needed for the zero page, the command line and spare room. */
 size_t boot_params_size(size_t cmdline_len, size_t spare);
 
+/*
+ * The running kernel's boot_params from ROOT/sys/kernel/boot_params/data
+ * (root only), malloc'd, or NULL.
+ */
+uint8_t *boot_params_read_old(const char *root, size_t *len);
+
 /* Fill buf (boot_params_size() bytes, zeroed).  Prints its own errors. */
 int boot_params_build(const struct boot_params_spec *spec, uint8_t *buf);
+
+/*
+ * boot_params_build() with spec->old_bp taken from the running kernel
+ * below root (video and ACPI facts), when it exports its boot_params.
+ */
+int boot_params_build_here(const char *root, struct boot_params_spec *spec,
+			   uint8_t *buf);
 
 #endif

@@ -100,19 +100,6 @@ static int check_cmdline(const struct kexec_opts *o, struct bz_load *ld)
 	return 0;
 }
 
-/* The running kernel's boot_params, when it exports them (root only). */
-static uint8_t *read_old_boot_params(const char *root, size_t *len)
-{
-	char path[256], *buf;
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/sys/kernel/boot_params/data", root);
-	ret = read_file(path, 2 * BP_SIZE, &buf, len);
-	if (ret)
-		return NULL;
-	return (uint8_t *)buf;
-}
-
 static int place_boot_params(const struct load_request *req,
 			     struct bz_load *ld, struct kexec_image *img,
 			     struct boot_params_spec *spec, uint8_t **bp)
@@ -232,18 +219,13 @@ static int build_image(const struct load_request *req, struct bz_load *ld,
 {
 	struct boot_params_spec spec;
 	struct purgatory_slot slot;
-	uint8_t *bp, *old;
-	size_t old_len = 0;
+	uint8_t *bp;
 	int ret;
 
 	ret = place_segments(req, ld, img, &spec, &bp, &slot);
 	if (ret)
 		return ret;
-	old = read_old_boot_params(req->root, &old_len);
-	spec.old_bp = old;
-	spec.old_bp_len = old_len;
-	ret = boot_params_build(&spec, bp);
-	free(old);
+	ret = boot_params_build_here(req->root, &spec, bp);
 	if (ret)
 		return ret;
 	set_purgatory(req->opts, ld, &spec, &slot);
@@ -257,6 +239,8 @@ static int bzimage_load(const struct load_request *req,
 	char why[128];
 	int ret;
 
+	if (check_entry_option(req->opts))
+		return -ERANGE;
 	if (bzimage_parse(req->kernel, req->kernel_len, &ld.bi, why,
 			  sizeof(why))) {
 		kx_err("%s: not a bzImage: %s", req->opts->kernel, why);

@@ -3,9 +3,12 @@
 #include "kexec-syscall.h"
 
 extern const struct image_loader bzimage_loader;
+extern const struct image_loader elf_x86_loader;
 
+/* Probed in this order: a bzImage first. */
 const struct image_loader *const arch_loaders[] = {
 	&bzimage_loader,
+	&elf_x86_loader,
 	NULL,
 };
 

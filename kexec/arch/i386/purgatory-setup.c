@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,5 +91,15 @@ int purgatory_finish(struct kexec_image *img,
 	if (verify)
 		p->flags |= PGF_VERIFY;
 	img->entry = slot->addr;
+	return 0;
+}
+
+int check_entry_option(const struct kexec_opts *o)
+{
+	if (o->has_entry && o->entry > UINT32_MAX) {
+		kx_err("--entry=0x%" PRIx64 ": above 4 GiB, out of reach in 32-bit mode",
+		       o->entry);
+		return -ERANGE;
+	}
 	return 0;
 }

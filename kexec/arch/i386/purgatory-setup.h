@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "image.h"
+#include "options.h"
 #include "purgatory-params.h"
 
 struct purgatory_slot {
@@ -29,5 +30,11 @@ int purgatory_place(struct kexec_image *img, uint64_t lo, uint64_t hi,
  */
 int purgatory_finish(struct kexec_image *img,
 		     const struct purgatory_slot *slot, bool verify);
+
+/*
+ * --entry: the next image's start address instead of its own, 32 bits
+ * on i386.  0 if absent or usable; else prints why and returns -ERANGE.
+ */
+int check_entry_option(const struct kexec_opts *o);
 
 #endif

@@ -58,3 +58,21 @@ kj_run() {
 	kj_say "$_label stderr-lines=$_n"
 	return $_rc
 }
+
+# cmdline_word NAME [DEFAULT]: the value of the last NAME= word of
+# /proc/cmdline, else DEFAULT (default "none").
+cmdline_word() {
+	_v=${2:-none}
+	set -f
+	for _w in $(cat /proc/cmdline); do
+		case $_w in "$1"=*) _v=${_w#*=} ;; esac
+	done
+	set +f
+	echo "$_v"
+}
+
+# starttime PID: the process's start time in clock ticks ("gone" if none),
+# which tells a process from a later one with the same PID.
+starttime() {
+	cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null || echo gone
+}

@@ -32,15 +32,6 @@ DK=/opt/debian/sbin/kexec
 IMG=/boot/bzImage
 RD=/boot/initrd-b-debian.cpio.gz
 
-cmdline_word() {           # cmdline_word NAME DEFAULT: value of NAME=
-	_v=$2
-	set -f
-	for _w in $(cat /proc/cmdline); do
-		case $_w in "$1"=*) _v=${_w#*=} ;; esac
-	done
-	set +f
-	echo "$_v"
-}
 
 say_lines() {              # say_lines PREFIX FILE
 	while IFS= read -r _l || [ -n "$_l" ]; do

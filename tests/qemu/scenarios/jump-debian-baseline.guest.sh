@@ -20,19 +20,7 @@ DK=/opt/debian/sbin/kexec
 MIB=64
 tag=$KJ_MARKER$KJ_MARKER
 
-cmdline_word() {
-	_v=none
-	set -f
-	for _w in $(cat /proc/cmdline); do
-		case $_w in "$1"=*) _v=${_w#*=} ;; esac
-	done
-	set +f
-	echo "$_v"
-}
 
-starttime() {
-	cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null || echo gone
-}
 
 TRIPS=$(cmdline_word kjump.trips)
 [ "$TRIPS" = none ] && TRIPS=5

@@ -27,19 +27,7 @@ tag=$KJ_MARKER$KJ_MARKER
 plant=$KJ_MARKER$KJ_MARKER
 b_bytes=4b4a2d422d6f7665727772697474656e       # "KJ-B-overwritten"
 
-cmdline_word() {
-	_v=none
-	set -f
-	for _w in $(cat /proc/cmdline); do
-		case $_w in "$1"=*) _v=${_w#*=} ;; esac
-	done
-	set +f
-	echo "$_v"
-}
 
-starttime() {
-	cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null || echo gone
-}
 
 # The highest end of B's System RAM, from /proc/iomem (top level only).
 ram_top() {

@@ -32,15 +32,6 @@ FS_KB=4096                 # ext2 on the first 4 MiB
 A_BLK=18432                # 512-byte sectors: A's raw block at 9 MiB
 B_BLK=16384                # B's raw block at 8 MiB
 
-cmdline_word() {           # cmdline_word NAME: value of NAME=, or "none"
-	_v=none
-	set -f
-	for _w in $(cat /proc/cmdline); do
-		case $_w in "$1"=*) _v=${_w#*=} ;; esac
-	done
-	set +f
-	echo "$_v"
-}
 
 say_lines() {              # say_lines PREFIX FILE
 	while IFS= read -r _l || [ -n "$_l" ]; do
@@ -58,10 +49,6 @@ disk_read() {              # disk_read SECTOR: the text, read from the device
 	echo 3 >/proc/sys/vm/drop_caches
 	dd if=$DISK bs=512 skip="$1" count=1 2>/dev/null | tr -d '\000' |
 		head -n 1 | sed 's/ *$//'
-}
-
-starttime() {              # start time of process $1 (clock ticks since boot)
-	cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null || echo gone
 }
 
 TRIPS=$(cmdline_word kjump.trips)

@@ -46,15 +46,6 @@ say_lines() {
 }
 
 # cmdline_word NAME: the value of NAME= on /proc/cmdline, or "none"
-cmdline_word() {
-	_v=none
-	set -f
-	for _w in $(cat /proc/cmdline); do
-		case $_w in "$1"=*) _v=${_w#*=} ;; esac
-	done
-	set +f
-	echo "$_v"
-}
 
 # hexlist "S E S E ...": "0xS-0xE,0xS-0xE"
 hexlist() {
