@@ -19,10 +19,6 @@ TRIPS=3
 MIB=32
 tag=$KJ_MARKER$KJ_MARKER
 
-starttime() {              # start time of process $1 (clock ticks since boot)
-	cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null || echo gone
-}
-
 say_lines() {              # say_lines PREFIX FILE
 	while IFS= read -r _l || [ -n "$_l" ]; do
 		kj_say "$1$_l"
