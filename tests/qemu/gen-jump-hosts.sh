@@ -11,6 +11,8 @@ gen_jump() {
 	echo "# then A's checks).  Ours only: kexec -j is our option."
 	echo "timeout $((60 + n * 12))"
 	[ -n "$cfg" ] && echo "config $cfg"
+	# a non-PAE kernel says so at boot: prove this one is the PAE build
+	[ "$cfg" = pae ] && echo 'reject L1TF: Kernel not compiled for PAE'
 	echo "disk 16"
 	echo "append crashkernel=64M kjump.trips=$n"
 	echo "debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours; see jump-debian-baseline"
