@@ -168,11 +168,13 @@ static int jump_back_entry(const struct kexec_opts *o, uint64_t *entry)
 	}
 	ret = cmdline_get_u64(text, "kexec_jump_back_entry=", entry);
 	free(text);
+	if (!ret && (!*entry || *entry > UINT32_MAX))
+		ret = -EINVAL;
 	if (ret == -ENOENT)
 		kx_err("--load-jump-back-helper: no --entry, and no kexec_jump_back_entry= on /proc/cmdline (this kernel was not entered by a jump)");
-	else if (ret || !*entry || *entry > UINT32_MAX)
+	else if (ret)
 		kx_err("--load-jump-back-helper: kexec_jump_back_entry= on /proc/cmdline is not an address");
-	return ret ? ret : (!*entry || *entry > UINT32_MAX) ? -EINVAL : 0;
+	return ret;
 }
 
 /*

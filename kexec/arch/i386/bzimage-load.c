@@ -138,11 +138,7 @@ static int prepare_crash(const struct load_request *req, struct bz_load *ld,
 	ret = crash_prepare(req, img, &ld->crash);
 	if (ret)
 		return ret;
-	/* With memmap=exactmap the kernel ignores e820 anyway. */
-	if (!req->opts->pass_memmap_cmdline)
-		ld->e820 = &ld->crash.map;
-	img->flags |= KEXEC_ON_CRASH;
-	return cmdline_append(&ld->cmdline, cmdline_str(&ld->crash.extra));
+	return crash_hand_over(req, &ld->crash, &ld->cmdline, &ld->e820);
 }
 
 /* --load-preserve-context: into the window, swapped rather than copied. */
@@ -160,10 +156,7 @@ static int prepare_preserve(const struct load_request *req, struct bz_load *ld,
 	ret = preserve_prepare(req, img, &ld->crash);
 	if (ret)
 		return ret;
-	if (!req->opts->pass_memmap_cmdline)
-		ld->e820 = &ld->crash.map;
-	img->flags |= KEXEC_PRESERVE_CONTEXT;
-	return cmdline_append(&ld->cmdline, cmdline_str(&ld->crash.extra));
+	return crash_hand_over(req, &ld->crash, &ld->cmdline, &ld->e820);
 }
 
 static int place_segments(const struct load_request *req, struct bz_load *ld,

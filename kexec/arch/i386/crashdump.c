@@ -12,6 +12,7 @@
 #include "elf-core.h"
 #include "file-io.h"
 #include "iomem.h"
+#include "kexec-syscall.h"
 #include "log.h"
 
 #define LOW_MEMORY_END		0xa0000ull	/* 640K */
@@ -405,6 +406,8 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 		ret = build_crash_map(req, img, cs);
 	if (!ret)
 		ret = add_cmdline_words(req, cs);
+	if (!ret)
+		img->flags |= KEXEC_ON_CRASH;
 out:
 	memmap_free(&ram);
 	free(iomem);
@@ -460,10 +463,11 @@ int preserve_prepare(const struct load_request *req, struct kexec_image *img,
 		ret = old_ram(iomem, &ram);
 	if (!ret)
 		ret = find_backup_source(&ram, cs);
-	if (!ret)
+	if (!ret) {
 		ret = restrict_to_region(img, &ram, cs);
-	if (ret == -ENOENT)
-		ret = 0;	/* no RAM in the window: check_window says so */
+		if (ret == -ENOENT)
+			ret = 0;	/* no RAM in the window: said below */
+	}
 	if (!ret)
 		ret = check_window(&ram, img, cs);
 	/*
@@ -475,9 +479,20 @@ int preserve_prepare(const struct load_request *req, struct kexec_image *img,
 		ret = build_crash_map(req, img, cs);
 	if (!ret)
 		ret = add_cmdline_words(req, cs);
+	if (!ret)
+		img->flags |= KEXEC_PRESERVE_CONTEXT;
 	memmap_free(&ram);
 	free(iomem);
 	return ret;
+}
+
+int crash_hand_over(const struct load_request *req,
+		    const struct crash_setup *cs, struct cmdline *cl,
+		    const struct mem_map **e820)
+{
+	if (!req->opts->pass_memmap_cmdline)
+		*e820 = &cs->map;
+	return cmdline_append(cl, cmdline_str(&cs->extra));
 }
 
 int preserve_fill(struct kexec_image *img, const struct crash_setup *cs)

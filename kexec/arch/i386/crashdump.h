@@ -38,8 +38,9 @@ void crash_setup_free(struct crash_setup *cs);
 
 /*
  * Restrict img to the crash region, add the backup and ELF core header
- * segments and work out the new kernel's map and command-line additions.
- * Prints its own errors.
+ * segments, set KEXEC_ON_CRASH and work out the new kernel's map and
+ * command-line additions (crash_hand_over() applies them).  Prints its
+ * own errors.
  */
 int crash_prepare(const struct load_request *req, struct kexec_image *img,
 		  struct crash_setup *cs);
@@ -47,10 +48,21 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 /*
  * --load-preserve-context: the new kernel may use low memory and the RAM
  * in [max(--mem-min, 1 MiB), --mem-max] (the window), and gets that as its
- * map.  Restricts img to the window.  Prints its own errors.
+ * map.  Restricts img to the window and sets KEXEC_PRESERVE_CONTEXT.
+ * Prints its own errors.
  */
 int preserve_prepare(const struct load_request *req, struct kexec_image *img,
 		     struct crash_setup *cs);
+
+/*
+ * After crash_prepare() or preserve_prepare(): append the new kernel's
+ * extra words to cl and point *e820 at its cut-down map, unless
+ * --pass-memmap-cmdline carries the map as memmap= words (the kernel then
+ * ignores e820 anyway).
+ */
+int crash_hand_over(const struct load_request *req,
+		    const struct crash_setup *cs, struct cmdline *cl,
+		    const struct mem_map **e820);
 
 /*
  * Once every other segment is placed: cover the rest of low memory and of

@@ -26,7 +26,6 @@
 #include "cmdline.h"
 #include "crashdump.h"
 #include "elf-exec.h"
-#include "kexec-syscall.h"
 #include "log.h"
 #include "purgatory-setup.h"
 
@@ -289,10 +288,7 @@ static int prepare_preserve(const struct load_request *req,
 
 	if (ret)
 		return ret;
-	if (!req->opts->pass_memmap_cmdline)
-		ld->e820 = &ld->preserve.map;
-	img->flags |= KEXEC_PRESERVE_CONTEXT;
-	return cmdline_append(&ld->cmdline, cmdline_str(&ld->preserve.extra));
+	return crash_hand_over(req, &ld->preserve, &ld->cmdline, &ld->e820);
 }
 
 static int elf_x86_load(const struct load_request *req,
