@@ -76,3 +76,48 @@ cmdline_word() {
 starttime() {
 	cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null || echo gone
 }
+
+# kj_memfill_start MIB TAG: fill MIB of memory with memfill's pattern TAG
+# in the background ($mfpid) and say its first report line.  Its lines come
+# through a FIFO the shell holds open read-write on fd 3, so `read` blocks
+# until memfill writes.
+kj_memfill_start() {
+	mkfifo /tmp/memfill.fifo || return 1
+	exec 3<>/tmp/memfill.fifo
+	memfill "$1" "$2" >&3 2>/tmp/memfill.err &
+	mfpid=$!
+	IFS= read -r _l <&3
+	kj_say "$_l"
+}
+
+# kj_memfill_verify: have memfill check every page; print its report.
+kj_memfill_verify() {
+	kill -USR1 "$mfpid"
+	IFS= read -r _l <&3
+	echo "$_l"
+}
+
+# kj_counter_start: a loop that bumps /tmp/counter every 50 ms ($cpid),
+# to show user space runs on after a jump.
+kj_counter_start() {
+	(i=0; while :; do i=$((i + 1)); echo $i >/tmp/counter.new;
+		mv /tmp/counter.new /tmp/counter; sleep 0.05; done) &
+	cpid=$!
+}
+
+# kj_counter_wait PREV: wait (5 s of monotime at most, not a sleep) for
+# the thawed counter loop to pass PREV; print "NOW advanced" or
+# "NOW stuck".
+kj_counter_wait() {
+	_now=$(cat /tmp/counter 2>/dev/null)
+	_tw=$(($(monotime) + 5000000))
+	while [ "$_now" -le "$1" ] && [ "$(monotime)" -lt $_tw ]; do
+		_now=$(cat /tmp/counter 2>/dev/null)
+	done
+	if [ "$_now" -gt "$1" ]; then echo "$_now advanced"; else echo "$_now stuck"; fi
+}
+
+# kj_dmesg_errors: how many Oops/WARNING/BUG lines the kernel logged.
+kj_dmesg_errors() {
+	dmesg | grep -cE 'Oops|WARNING|BUG'
+}

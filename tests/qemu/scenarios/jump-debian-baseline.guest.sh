@@ -27,15 +27,8 @@ TRIPS=$(cmdline_word kjump.trips)
 
 case $KJ_STAGE in
 A)
-	mkfifo /tmp/memfill.fifo || exit 1
-	exec 3<>/tmp/memfill.fifo
-	memfill $MIB "$tag" >&3 2>/tmp/memfill.err &
-	mfpid=$!
-	IFS= read -r line <&3
-	kj_say "$line"
-	(i=0; while :; do i=$((i + 1)); echo $i >/tmp/counter.new;
-		mv /tmp/counter.new /tmp/counter; sleep 0.05; done) &
-	cpid=$!
+	kj_memfill_start $MIB "$tag" || exit 1
+	kj_counter_start
 	khz=$(monotime --tsc-khz)
 	kj_say "tsc khz=$khz"
 	st0=$(starttime $$)
@@ -65,15 +58,11 @@ A)
 		ms=$(((t1 - t0) / 1000))
 		ams=$(((m1 - m0) / 1000))
 		echo $ms >>/tmp/ms
-		now=$(cat /tmp/counter 2>/dev/null)
-		tw=$((m1 + 5000000))
-		while [ "$now" -le "$prev" ] && [ "$(monotime)" -lt $tw ]; do
-			now=$(cat /tmp/counter 2>/dev/null)
-		done
-		if [ "$now" -gt "$prev" ]; then adv=advanced; else adv=stuck; fi
-		kill -USR1 $mfpid
-		IFS= read -r vline <&3
-		nerr=$(dmesg | grep -cE 'Oops|WARNING|BUG')
+		# the counter loop runs again once it is thawed
+		cw=$(kj_counter_wait "$prev")
+		now=${cw% *} adv=${cw#* }
+		vline=$(kj_memfill_verify)
+		nerr=$(kj_dmesg_errors)
 		kj_say "trip $k back exec-rc=$rc exec-stderr=\"$(head -n 1 /tmp/exec.err)\" ms=$ms a-ms=$ams shell=$$/$(starttime $$) was=$$/$st0 counter=$prev>$now $adv ($vline) dmesg-errors=$nerr"
 		k=$((k + 1))
 	done

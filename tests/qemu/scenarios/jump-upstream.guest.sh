@@ -41,15 +41,8 @@ WAY=$(cmdline_word kjump.way)
 
 case $KJ_STAGE in
 A)
-	mkfifo /tmp/memfill.fifo || exit 1
-	exec 3<>/tmp/memfill.fifo
-	memfill $MIB "$tag" >&3 2>/tmp/memfill.err &
-	mfpid=$!
-	IFS= read -r line <&3
-	kj_say "$line"
-	(i=0; while :; do i=$((i + 1)); echo $i >/tmp/counter.new;
-		mv /tmp/counter.new /tmp/counter; sleep 0.05; done) &
-	cpid=$!
+	kj_memfill_start $MIB "$tag" || exit 1
+	kj_counter_start
 	if [ -e /sys/kernel/kexec_jump_buf_pfn ]; then kjump=yes; else kjump=no; fi
 	st0=$(starttime $$)
 	kj_say "shell pid=$$ start=$st0 trips=$TRIPS way=$WAY kjump=$kjump"
@@ -69,15 +62,11 @@ A)
 		"$KEXEC" -$(echo "$WAY" | cut -c1) 2>/tmp/run.err
 		rc=$?
 		m1=$(monotime)
-		now=$(cat /tmp/counter 2>/dev/null)
-		tw=$((m1 + 5000000))
-		while [ "$now" -le "$prev" ] && [ "$(monotime)" -lt $tw ]; do
-			now=$(cat /tmp/counter 2>/dev/null)
-		done
-		if [ "$now" -gt "$prev" ]; then adv=advanced; else adv=stuck; fi
-		kill -USR1 $mfpid
-		IFS= read -r vline <&3
-		nerr=$(dmesg | grep -cE 'Oops|WARNING|BUG')
+		# the counter loop runs again once it is thawed
+		cw=$(kj_counter_wait "$prev")
+		now=${cw% *} adv=${cw#* }
+		vline=$(kj_memfill_verify)
+		nerr=$(kj_dmesg_errors)
 		kj_say "trip $k rc=$rc stderr-lines=$(wc -l </tmp/run.err) ms=$(((m1 - m0) / 1000)) shell=$$/$(starttime $$) was=$$/$st0 counter=$prev>$now $adv ($vline) plant=$(physmem read $PLANT_ADDR 16 2>&1) dmesg-errors=$nerr"
 		[ -s /tmp/run.err ] && kj_say "stderr: $(head -n 1 /tmp/run.err)"
 		k=$((k + 1))

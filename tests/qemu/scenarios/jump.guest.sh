@@ -67,21 +67,10 @@ A)
 	echo "A-fs $KJ_MARKER" >/mnt/a/hello
 	kj_say "fs: $(cat /mnt/a/hello)"
 
-	# memfill's report lines come through a FIFO that the shell keeps
-	# open read-write on fd 3: `read` then blocks until memfill writes.
-	mkfifo /tmp/memfill.fifo || exit 1
-	exec 3<>/tmp/memfill.fifo
-	memfill $MIB "$tag" >&3 2>/tmp/memfill.err &
-	mfpid=$!
-	IFS= read -r line <&3
-	kj_say "$line"
-	kill -USR1 $mfpid
-	IFS= read -r line <&3
-	kj_say "before: $line"
+	kj_memfill_start $MIB "$tag" || exit 1
+	kj_say "before: $(kj_memfill_verify)"
 
-	(i=0; while :; do i=$((i + 1)); echo $i >/tmp/counter.new;
-		mv /tmp/counter.new /tmp/counter; sleep 0.05; done) &
-	cpid=$!
+	kj_counter_start
 
 	# wall time across a jump: the TSC (see tools/monotime.c)
 	khz=$(monotime --tsc-khz)
@@ -115,22 +104,16 @@ A)
 		fi
 		echo $ms >>/tmp/ms
 
-		# The counter loop runs again once it is thawed; wait for its
-		# next step (bounded by 5 s of monotime, not a sleep).
-		now=$(cat /tmp/counter 2>/dev/null)
-		tw=$((m1 + 5000000))
-		while [ "$now" -le "$prev" ] && [ "$(monotime)" -lt $tw ]; do
-			now=$(cat /tmp/counter 2>/dev/null)
-		done
-		if [ "$now" -gt "$prev" ]; then adv=advanced; else adv=stuck; fi
-		kill -USR1 $mfpid
-		IFS= read -r vline <&3
+		# the counter loop runs again once it is thawed
+		cw=$(kj_counter_wait "$prev")
+		now=${cw% *} adv=${cw#* }
+		vline=$(kj_memfill_verify)
 		b=$(disk_read $B_BLK)
 		echo "A-fs $KJ_MARKER trip $k" >/mnt/a/trip$k
 		sync
 		echo 3 >/proc/sys/vm/drop_caches
 		fs=$(cat /mnt/a/trip$k 2>&1)
-		nerr=$(dmesg | grep -cE 'Oops|WARNING|BUG')
+		nerr=$(kj_dmesg_errors)
 		kj_say "trip $k rc=$rc ms=$ms a-ms=$ams shell=$$/$(starttime $$) was=$$/$st0 counter=$prev>$now $adv ($vline) disk=\"$b\" fs=\"$fs\" dmesg-errors=$nerr"
 		k=$((k + 1))
 	done

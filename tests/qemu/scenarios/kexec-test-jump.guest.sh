@@ -32,13 +32,7 @@ A)
 		kj_say "no /boot/kexec_test (build kexec_test/, set KEXEC_TEST)"
 		exit 1
 	fi
-	# memfill's lines come through a FIFO held open read-write on fd 3.
-	mkfifo /tmp/memfill.fifo || exit 1
-	exec 3<>/tmp/memfill.fifo
-	memfill $MIB "$tag" >&3 2>/tmp/memfill.err &
-	mfpid=$!
-	IFS= read -r line <&3
-	kj_say "$line"
+	kj_memfill_start $MIB "$tag" || exit 1
 	st0=$(starttime $$)
 	kj_say "shell pid=$$ start=$st0 memfill=$mfpid args=$ARGS trips=$TRIPS"
 
@@ -54,9 +48,8 @@ A)
 		"$KEXEC" -e 2>/tmp/exec.err
 		rc=$?
 		say_lines "trip $k stderr: " /tmp/exec.err
-		kill -USR1 $mfpid
-		IFS= read -r vline <&3
-		nerr=$(dmesg | grep -cE 'Oops|WARNING|BUG')
+		vline=$(kj_memfill_verify)
+		nerr=$(kj_dmesg_errors)
 		kj_say "trip $k rc=$rc shell=$$/$(starttime $$) was=$$/$st0 ($vline) dmesg-errors=$nerr"
 		k=$((k + 1))
 	done
