@@ -3,20 +3,69 @@
  * kexec: load a kernel and run it, or jump into it and come back.
  *
  * The data path: options -> image description (segments, command line,
- * entry) -> kexec_load(2) -> reboot(2).  Each step lives in its own file;
- * this one only dispatches.
+ * entry) -> kexec_load(2) -> reboot(2).  The library (libkjump, kjump.h)
+ * does the work; this file turns the options into its calls and its
+ * results into exit codes.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "config.h"
-#include "load.h"
-#include "lock.h"
-#include "log.h"
+#include "kjump/kjump.h"
 #include "options.h"
-#include "run.h"
+#include "report.h"
 
-static int dispatch(const struct kexec_opts *o)
+static int load(struct kj_ctx *ctx, const struct kexec_opts *o)
+{
+	struct kj_load_spec spec;
+
+	if (o->jump_back_helper)
+		return kj_load_jump_back(ctx, o->has_entry, o->entry);
+	options_to_spec(o, &spec);
+	return kj_load(ctx, &spec);
+}
+
+static unsigned int run_flags(const struct kexec_opts *o)
+{
+	return (o->no_sync ? KJ_RUN_NO_SYNC : 0) |
+	       (o->no_ifdown ? KJ_RUN_NO_IFDOWN : 0);
+}
+
+/* Default action after a load: hand over to 'shutdown -r now'. */
+static int run_shutdown(void)
+{
+	char *const argv[] = { "shutdown", "-r", "now", NULL };
+
+	execv("/sbin/shutdown", argv);
+	report_err("/sbin/shutdown: %s (the kernel stays loaded; run kexec -e)",
+		   strerror(errno));
+	return -1;
+}
+
+/*
+ * -S: print whether the crash (or, with -l, the normal) slot is loaded.
+ * Returns the exit status kexec-tools uses: 1 loaded, 0 not, 2 on error.
+ */
+static int report_status(struct kj_ctx *ctx, const struct kexec_opts *o)
+{
+	bool crash = !o->seen_l;
+	int loaded = kj_slot_loaded(ctx, crash);
+
+	if (loaded < 0) {
+		report_err("status: %s%s: %s", kj_ctx_root(ctx), crash ?
+			   "/sys/kernel/kexec_crash_loaded" :
+			   "/sys/kernel/kexec_loaded", strerror(-loaded));
+		return 2;
+	}
+	printf("%s kernel: %s\n", crash ? "crash" : "normal",
+	       loaded ? "loaded" : "not loaded");
+	return loaded;
+}
+
+static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 {
 	switch (o->action) {
 	case ACT_HELP:
@@ -26,21 +75,22 @@ static int dispatch(const struct kexec_opts *o)
 		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return 0;
 	case ACT_LOAD:
-		return load_kernel(o);
+		return load(ctx, o);
 	case ACT_UNLOAD:
-		return unload_kernel(o);
+		return kj_unload(ctx, o->panic ? KJ_LOAD_CRASH :
+						KJ_LOAD_NORMAL);
 	case ACT_EXEC:
-		return exec_kernel(o);
+		return kj_exec(ctx, run_flags(o));
 	case ACT_JUMP:
-		return jump_kernel(o);
+		return kj_jump(ctx, run_flags(o));
 	case ACT_STATUS:
 		break;	/* has its own exit codes, see main() */
 	case ACT_FORCE:
-		if (load_kernel(o))
+		if (load(ctx, o))
 			return -1;
-		return exec_kernel(o);
+		return kj_exec(ctx, run_flags(o));
 	case ACT_DEFAULT:
-		if (load_kernel(o))
+		if (load(ctx, o))
 			return -1;
 		return run_shutdown();
 	case ACT_NONE:
@@ -69,31 +119,39 @@ static const char *lock_name(enum kexec_action a)
 }
 
 /* Actions that change the kernel's kexec state run one at a time. */
-static int locked_dispatch(const struct kexec_opts *o)
+static int locked_dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 {
-	struct kexec_lock lock = { .fd = -1 };
+	struct kj_lock lock = { .fd = -1 };
 	const char *what = lock_name(o->action);
 	int ret;
 
-	if (what && kexec_lock_take(&lock, "", what))
+	if (what && kj_lock_take(ctx, &lock, what))
 		return -1;
-	ret = dispatch(o);
-	kexec_lock_release(&lock);
+	ret = dispatch(ctx, o);
+	kj_lock_release(&lock);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
 	struct kexec_opts opts;
+	struct kj_ctx *ctx;
 	int ret;
 
 	if (parse_options(argc, argv, &opts))
 		return EXIT_FAILURE;
-	kx_set_debug(opts.debug);
+	ctx = kj_ctx_new("");
+	if (!ctx) {
+		report_err("out of memory");
+		return EXIT_FAILURE;
+	}
+	kj_ctx_set_log(ctx, report_log, NULL);
+	kj_ctx_set_debug(ctx, opts.debug);
 	if (opts.action == ACT_STATUS)
-		ret = report_status(&opts);
+		ret = report_status(ctx, &opts);
 	else
-		ret = locked_dispatch(&opts) ? EXIT_FAILURE : EXIT_SUCCESS;
+		ret = locked_dispatch(ctx, &opts) ? EXIT_FAILURE : EXIT_SUCCESS;
+	kj_ctx_free(ctx);
 	if (fflush(stdout) == EOF) {
 		perror("kexec: stdout");
 		return EXIT_FAILURE;

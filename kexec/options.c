@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
 #include "options.h"
+#include "report.h"
 
 enum {
 	OPT_APPEND = 256,
@@ -14,16 +14,13 @@ enum {
 	OPT_REUSE_CMDLINE,
 	OPT_MEM_MIN,
 	OPT_MEM_MAX,
-	OPT_PASS_MEMMAP,
-	OPT_ELF32,
-	OPT_ELF64,
 	OPT_PRESERVE,
 	OPT_JUMP_BACK_HELPER,
 	OPT_ENTRY,
-	OPT_ARGS_LINUX,
-	OPT_ARGS_NONE,
-	OPT_ARGS_ELF,
+	OPT_ARCH,	/* OPT_ARCH + i: kj_arch_options()[i] */
 };
+
+#define MAX_ARCH_OPTIONS	32
 
 static const struct option long_opts[] = {
 	{ "help",		no_argument,		NULL, 'h' },
@@ -39,9 +36,6 @@ static const struct option long_opts[] = {
 	{ "jump",		no_argument,		NULL, 'j' },
 	{ "load-panic",		no_argument,		NULL, 'p' },
 	{ "status",		no_argument,		NULL, 'S' },
-	{ "pass-memmap-cmdline", no_argument,		NULL, OPT_PASS_MEMMAP },
-	{ "elf32-core-headers",	no_argument,		NULL, OPT_ELF32 },
-	{ "elf64-core-headers",	no_argument,		NULL, OPT_ELF64 },
 	{ "type",		required_argument,	NULL, 't' },
 	{ "append",		required_argument,	NULL, OPT_APPEND },
 	{ "command-line",	required_argument,	NULL, OPT_APPEND },
@@ -53,17 +47,13 @@ static const struct option long_opts[] = {
 	{ "load-preserve-context", no_argument,		NULL, OPT_PRESERVE },
 	{ "load-jump-back-helper", no_argument,		NULL, OPT_JUMP_BACK_HELPER },
 	{ "entry",		required_argument,	NULL, OPT_ENTRY },
-	{ "args-linux",		no_argument,		NULL, OPT_ARGS_LINUX },
-	{ "args-none",		no_argument,		NULL, OPT_ARGS_NONE },
-	{ "args-elf",		no_argument,		NULL, OPT_ARGS_ELF },
-	{ NULL, 0, NULL, 0 },
 };
+
+#define NR_GENERIC_OPTS	(sizeof(long_opts) / sizeof(long_opts[0]))
 
 static const char short_opts[] = ":hvdfxyiluejpSt:";
 
-void print_usage(void)
-{
-	fputs(
+static const char usage_head[] =
 "Usage: kexec [OPTION]... [KERNEL]\n"
 "Load a kernel to run later, run the loaded kernel, or jump between kernels.\n"
 "\n"
@@ -81,8 +71,9 @@ void print_usage(void)
 "                        (with -l: the normal slot)\n"
 "  (none)                load KERNEL, then run 'shutdown -r now'\n"
 "\n"
-"Loading:\n"
-"  -t, --type=TYPE       image type instead of probing (bzImage, elf-x86)\n"
+"Loading:\n";
+
+static const char usage_loading[] =
 "      --append=TEXT     add TEXT to the new kernel's command line\n"
 "      --command-line=TEXT  same as --append\n"
 "      --reuse-cmdline   start from this kernel's /proc/cmdline\n"
@@ -94,23 +85,14 @@ void print_usage(void)
 "  -i, --no-checks       purgatory skips the sha256 check of the segments\n"
 "      --entry=ADDR      start the image at ADDR instead of its own entry\n"
 "\n"
-"ELF images (-t elf-x86):\n"
-"      --args-linux      boot a vmlinux: boot_params at %esi (default)\n"
-"      --args-none       jump straight to the ELF entry, no boot data\n"
-"\n"
 "Upstream-style jump (any kernel with CONFIG_KEXEC_JUMP):\n"
 "      --load-preserve-context  load KERNEL so that it can come back to\n"
 "                        this one (needs --mem-max; -e or -j runs it)\n"
 "      --load-jump-back-helper  in the kernel jumped into: load the way\n"
 "                        back (--entry, or kexec_jump_back_entry= from\n"
-"                        /proc/cmdline)\n"
-"\n"
-"Crash loading (-p):\n"
-"      --pass-memmap-cmdline  give the crash kernel its memory map as\n"
-"                        memmap= words instead of in its e820 table\n"
-"      --elf32-core-headers   force ELF32 core headers (default unless RAM\n"
-"                        ends above 4 GiB)\n"
-"      --elf64-core-headers   force ELF64 core headers\n"
+"                        /proc/cmdline)\n";
+
+static const char usage_tail[] =
 "\n"
 "Running:\n"
 "  -x, --no-ifdown       do not take network interfaces down before -e\n"
@@ -121,8 +103,33 @@ void print_usage(void)
 "  -h, --help            print this help and exit\n"
 "  -v, --version         print the version and exit\n"
 "\n"
-"Exit status: 0 on success, 1 on any error.\n",
-	stdout);
+"Exit status: 0 on success, 1 on any error.\n";
+
+/* The architecture's options, with their headings, as kj_arch_options() has them. */
+static void print_arch_usage(void)
+{
+	const struct kj_arch_option *a;
+
+	for (a = kj_arch_options(); a->name || a->help; a++) {
+		if (!a->name)
+			printf("\n%s\n", a->help);
+		else if (a->help)
+			printf("      --%-15s %s%s\n", a->name,
+			       strlen(a->name) > 15 ? " " : "", a->help);
+	}
+}
+
+void print_usage(void)
+{
+	char names[160];
+
+	kj_loader_names(names, sizeof(names));
+	fputs(usage_head, stdout);
+	printf("  -t, --type=TYPE       image type instead of probing (%s)\n",
+	       names);
+	fputs(usage_loading, stdout);
+	print_arch_usage();
+	fputs(usage_tail, stdout);
 }
 
 static int parse_addr(const char *opt, const char *text, uint64_t *val)
@@ -134,7 +141,7 @@ static int parse_addr(const char *opt, const char *text, uint64_t *val)
 	/* a digit first: strtoull would take " -1" as 2^64 - 1 */
 	if (errno || end == text || *end != '\0' ||
 	    text[0] < '0' || text[0] > '9') {
-		kx_err("%s=%s: not an address", opt, text);
+		report_err("%s=%s: not an address", opt, text);
 		return -1;
 	}
 	return 0;
@@ -154,11 +161,34 @@ static char action_letter(enum kexec_action act)
 static int set_action(struct kexec_opts *o, enum kexec_action act, char c)
 {
 	if (o->action != ACT_NONE && o->action != act) {
-		kx_err("options: -%c and -%c cannot be combined",
+		report_err("options: -%c and -%c cannot be combined",
 		       action_letter(o->action), c);
 		return -1;
 	}
 	o->action = act;
+	return 0;
+}
+
+/* An architecture option: kept as "name" or "name=value" for the library. */
+static int add_arch_opt(struct kexec_opts *o, int i)
+{
+	const struct kj_arch_option *a = &kj_arch_options()[i];
+	unsigned int n = o->nr_arch_opts;
+
+	if (n == KEXEC_MAX_ARCH_OPTS) {
+		report_err("--%s: more than %d architecture options given",
+			   a->name, KEXEC_MAX_ARCH_OPTS);
+		return -1;
+	}
+	if (a->has_arg) {
+		snprintf(o->arch_text[n], sizeof(o->arch_text[n]), "%s=%s",
+			 a->name, optarg);
+		o->arch_opts[n] = o->arch_text[n];
+	} else {
+		o->arch_opts[n] = a->name;
+	}
+	o->nr_arch_opts = n + 1;
+	o->arch_opts[n + 1] = NULL;
 	return 0;
 }
 
@@ -178,15 +208,12 @@ static int parse_one(struct kexec_opts *o, int c)
 	case 'j': return set_action(o, ACT_JUMP, 'j');
 	case 'S': return set_action(o, ACT_STATUS, 'S');
 	case 'p': o->panic = true; return 0;
-	case OPT_PASS_MEMMAP: o->pass_memmap_cmdline = true; return 0;
-	case OPT_ELF32: o->elf_class = 32; return 0;
-	case OPT_ELF64: o->elf_class = 64; return 0;
 	case 't': o->type = optarg; return 0;
 	case OPT_INITRD: o->initrd = optarg; return 0;
 	case OPT_REUSE_CMDLINE: o->reuse_cmdline = true; return 0;
 	case OPT_APPEND:
 		if (o->nr_append == KEXEC_MAX_APPEND) {
-			kx_err("--append: more than %d given",
+			report_err("--append: more than %d given",
 			       KEXEC_MAX_APPEND);
 			return -1;
 		}
@@ -201,10 +228,9 @@ static int parse_one(struct kexec_opts *o, int c)
 	case OPT_ENTRY:
 		o->has_entry = true;
 		return parse_addr("--entry", optarg, &o->entry);
-	case OPT_ARGS_LINUX: o->elf_args = ELF_ARGS_LINUX; return 0;
-	case OPT_ARGS_NONE: o->elf_args = ELF_ARGS_NONE; return 0;
-	case OPT_ARGS_ELF: o->elf_args = ELF_ARGS_ELF; return 0;
 	default:
+		if (c >= OPT_ARCH)
+			return add_arch_opt(o, c - OPT_ARCH);
 		return -1;
 	}
 }
@@ -221,19 +247,19 @@ static int resolve_slot(struct kexec_opts *o)
 	if (!o->panic)
 		return 0;
 	if (o->preserve_context || o->jump_back_helper) {
-		kx_err("options: -p and --load-%s cannot be combined",
+		report_err("options: -p and --load-%s cannot be combined",
 		       o->preserve_context ? "preserve-context" :
 					     "jump-back-helper");
 		return -1;
 	}
 	if (o->action == ACT_EXEC || o->action == ACT_FORCE ||
 	    o->action == ACT_JUMP) {
-		kx_err("options: -p and -%c cannot be combined",
+		report_err("options: -p and -%c cannot be combined",
 		       action_letter(o->action));
 		return -1;
 	}
 	if (o->action == ACT_STATUS && o->seen_l) {
-		kx_err("options: -S takes -l or -p, not both");
+		report_err("options: -S takes -l or -p, not both");
 		return -1;
 	}
 	if (o->action == ACT_NONE)
@@ -247,27 +273,27 @@ static void bad_option(int c, char **argv)
 	const char *arg = argv[optind - 1];
 
 	if (c == ':' && optopt && optopt < 256)
-		kx_err("-%c: needs an argument", optopt);
+		report_err("-%c: needs an argument", optopt);
 	else if (c == ':')
-		kx_err("%s: needs an argument", arg);
+		report_err("%s: needs an argument", arg);
 	else if (optopt && optopt < 256 && strchr(short_opts, optopt))
 		/* a known option: a long one given "=value" it cannot take */
-		kx_err("%s: takes no argument", arg);
+		report_err("%s: takes no argument", arg);
 	else if (optopt && optopt < 256)
-		kx_err("-%c: unknown option (try 'kexec --help')", optopt);
+		report_err("-%c: unknown option (try 'kexec --help')", optopt);
 	else
-		kx_err("%s: unknown option (try 'kexec --help')", arg);
+		report_err("%s: unknown option (try 'kexec --help')", arg);
 }
 
 /* What upstream kexec-tools accepts and this one refuses or requires. */
 static int check_jump_opts(const struct kexec_opts *o)
 {
 	if (o->preserve_context && o->jump_back_helper) {
-		kx_err("options: --load-preserve-context and --load-jump-back-helper cannot be combined");
+		report_err("options: --load-preserve-context and --load-jump-back-helper cannot be combined");
 		return -1;
 	}
 	if (o->preserve_context && o->mem_max == UINT64_MAX) {
-		kx_err("--load-preserve-context: needs --mem-max=ADDR, the top of the memory the new kernel may use");
+		report_err("--load-preserve-context: needs --mem-max=ADDR, the top of the memory the new kernel may use");
 		return -1;
 	}
 	return 0;
@@ -279,11 +305,11 @@ static int check_kernel_arg(struct kexec_opts *o)
 			    o->action == ACT_FORCE || o->action == ACT_DEFAULT;
 
 	if (wants_kernel && !o->kernel) {
-		kx_err("options: no kernel image given");
+		report_err("options: no kernel image given");
 		return -1;
 	}
 	if (!wants_kernel && o->kernel) {
-		kx_err("%s: a kernel image makes no sense with %s", o->kernel,
+		report_err("%s: a kernel image makes no sense with %s", o->kernel,
 		       o->jump_back_helper ? "--load-jump-back-helper" :
 					     "this action");
 		return -1;
@@ -291,7 +317,7 @@ static int check_kernel_arg(struct kexec_opts *o)
 	if (check_jump_opts(o))
 		return -1;
 	if (o->mem_min > o->mem_max) {
-		kx_err("--mem-min: 0x%llx is above --mem-max 0x%llx",
+		report_err("--mem-min: 0x%llx is above --mem-max 0x%llx",
 		       (unsigned long long)o->mem_min,
 		       (unsigned long long)o->mem_max);
 		return -1;
@@ -299,15 +325,38 @@ static int check_kernel_arg(struct kexec_opts *o)
 	return 0;
 }
 
+/* The generic options followed by the architecture's, for getopt_long(). */
+static void all_options(struct option *all)
+{
+	const struct kj_arch_option *a = kj_arch_options();
+	size_t n = NR_GENERIC_OPTS;
+	int i;
+
+	memcpy(all, long_opts, sizeof(long_opts));
+	for (i = 0; (a[i].name || a[i].help) && n < NR_GENERIC_OPTS +
+						    MAX_ARCH_OPTIONS; i++) {
+		if (!a[i].name)
+			continue;
+		all[n++] = (struct option){
+			a[i].name, a[i].has_arg ? required_argument :
+						  no_argument,
+			NULL, OPT_ARCH + i,
+		};
+	}
+	all[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
 int parse_options(int argc, char **argv, struct kexec_opts *o)
 {
+	struct option all[NR_GENERIC_OPTS + MAX_ARCH_OPTIONS + 1];
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->mem_max = UINT64_MAX;
+	all_options(all);
 	opterr = 0;
 	optind = 0;	/* 0, not 1: also resets getopt's scan position */
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, all, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			bad_option(c, argv);
 			return -1;
@@ -321,7 +370,7 @@ int parse_options(int argc, char **argv, struct kexec_opts *o)
 	if (optind < argc)
 		o->kernel = argv[optind++];
 	if (optind < argc) {
-		kx_err("%s: unexpected argument (one kernel image only)",
+		report_err("%s: unexpected argument (one kernel image only)",
 		       argv[optind]);
 		return -1;
 	}
@@ -330,8 +379,31 @@ int parse_options(int argc, char **argv, struct kexec_opts *o)
 	if (o->action == ACT_NONE)
 		o->action = o->kernel ? ACT_DEFAULT : ACT_NONE;
 	if (o->action == ACT_NONE) {
-		kx_err("options: nothing to do (try 'kexec --help')");
+		report_err("options: nothing to do (try 'kexec --help')");
 		return -1;
 	}
 	return check_kernel_arg(o);
+}
+
+void options_to_spec(const struct kexec_opts *o, struct kj_load_spec *spec)
+{
+	unsigned int i;
+
+	kj_load_spec_init(spec);
+	spec->mode = o->panic ? KJ_LOAD_CRASH :
+		     o->preserve_context ? KJ_LOAD_PRESERVE : KJ_LOAD_NORMAL;
+	spec->kernel = o->kernel;
+	spec->initrd = o->initrd;
+	spec->type = o->type;
+	for (i = 0; i < o->nr_append; i++)
+		spec->append[i] = o->append[i];
+	spec->nr_append = o->nr_append;
+	spec->reuse_cmdline = o->reuse_cmdline;
+	spec->mem_min = o->mem_min;
+	spec->mem_max = o->mem_max;
+	spec->has_entry = o->has_entry;
+	spec->entry = o->entry;
+	spec->no_checks = o->no_checks;
+	spec->serial_progress = o->debug;
+	spec->arch_opts = o->arch_opts;
 }

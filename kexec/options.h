@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kjump/kjump.h"
+
 enum kexec_action {
 	ACT_NONE,	/* nothing chosen yet */
 	ACT_DEFAULT,	/* kernel given, no action: load, then shutdown -r */
@@ -22,15 +24,8 @@ enum kexec_action {
 	ACT_VERSION,	/* -v */
 };
 
-#define KEXEC_MAX_APPEND	16
-
-/* How the ELF loader (-t elf-x86) starts the image. */
-enum elf_args {
-	ELF_ARGS_DEFAULT,	/* --args-linux */
-	ELF_ARGS_LINUX,		/* boot_params at %esi, through purgatory */
-	ELF_ARGS_NONE,		/* straight to e_entry, no purgatory */
-	ELF_ARGS_ELF,		/* ELF boot notes: refused, see kexec(8) */
-};
+#define KEXEC_MAX_APPEND	KJ_MAX_APPEND
+#define KEXEC_MAX_ARCH_OPTS	16
 
 struct kexec_opts {
 	enum kexec_action action;
@@ -41,13 +36,10 @@ struct kexec_opts {
 	bool no_checks;		/* -i: purgatory skips sha256 */
 	bool debug;		/* -d */
 	bool reuse_cmdline;
-	bool pass_memmap_cmdline;	/* crash map as memmap= words */
-	int elf_class;		/* 0: auto, 32 or 64: forced core header class */
 	bool preserve_context;	/* --load-preserve-context */
 	bool jump_back_helper;	/* --load-jump-back-helper */
 	bool has_entry;		/* --entry given */
 	uint64_t entry;		/* --entry=ADDR */
-	enum elf_args elf_args;	/* --args-linux, --args-none, --args-elf */
 	const char *type;	/* -t, NULL: probe */
 	const char *kernel;	/* first non-option argument */
 	const char *initrd;
@@ -55,6 +47,10 @@ struct kexec_opts {
 	unsigned int nr_append;
 	uint64_t mem_min;
 	uint64_t mem_max;	/* inclusive, UINT64_MAX: no limit */
+	/* the architecture's options (kj_arch_options()), in order */
+	const char *arch_opts[KEXEC_MAX_ARCH_OPTS + 1];
+	unsigned int nr_arch_opts;
+	char arch_text[KEXEC_MAX_ARCH_OPTS][128];	/* "name=value" */
 };
 
 /*
@@ -64,5 +60,8 @@ struct kexec_opts {
 int parse_options(int argc, char **argv, struct kexec_opts *opts);
 
 void print_usage(void);
+
+/* The load the options ask for, as the library takes it. */
+void options_to_spec(const struct kexec_opts *opts, struct kj_load_spec *spec);
 
 #endif

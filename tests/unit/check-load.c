@@ -57,9 +57,27 @@
 #include <string.h>
 
 #include "file-io.h"
+#include "memmap-read.h"
 #include "memory-map.h"
 #include "purgatory-params.h"
 #include "sha256.h"
+
+static void root_log(void *data, enum kj_log_level level, const char *msg)
+{
+	(void)data;
+	if (level != KJ_LOG_DEBUG)
+		fprintf(stderr, "check-load: %s\n", msg);
+}
+
+/* The library's view of the fake root (leaked: one per run). */
+static struct kj_ctx *root_ctx(const char *root)
+{
+	struct kj_ctx *kj = kj_ctx_new(root);
+
+	if (kj)
+		kj_ctx_set_log(kj, root_log, NULL);
+	return kj;
+}
 
 #define MAX_SEGS	16
 #define PAGE		0x1000u
@@ -746,7 +764,7 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &a))
 		return 2;
 	memmap_init(&map);
-	if (memmap_read_system(&map, a.root)) {
+	if (memmap_read_system(root_ctx(a.root), &map)) {
 		bad("%s: no memory map", a.root);
 		return 1;
 	}

@@ -87,7 +87,7 @@ static struct fixture *setup(struct unit_ctx *ctx, const char *cmdline)
 static void build_ok(struct unit_ctx *ctx, struct fixture *f)
 {
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(boot_params_build(&f->spec, f->bp), 0);
+	CHECK_EQ_INT(boot_params_build(unit_kj_default(), &f->spec, f->bp), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 }
 
@@ -297,7 +297,7 @@ TEST(too_many_ranges)
 	CHECK_EQ_U64(le(f->bp, ZP_E820_TABLE + 127 * 20, 8), 127 * 0x2000);
 	CHECK_EQ_INT(memmap_add(&f->map, 0x200000, 0x201000, MEM_RAM), 0);
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(boot_params_build(&f->spec, f->bp), -E2BIG);
+	CHECK_EQ_INT(boot_params_build(unit_kj_default(), &f->spec, f->bp), -E2BIG);
 	err = unit_capture_stop(ctx);
 	CHECK_ERR_LINE(err, "129 ranges, the zero page holds 128");
 }
@@ -309,26 +309,26 @@ TEST(above_4g)
 
 	f->spec.addr = 0x100000000ull;
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(boot_params_build(&f->spec, f->bp), -ERANGE);
+	CHECK_EQ_INT(boot_params_build(unit_kj_default(), &f->spec, f->bp), -ERANGE);
 	err = unit_capture_stop(ctx);
 	CHECK_ERR_LINE(err, "above 4 GiB");
 	/* the command line crossing 4 GiB */
 	f->spec.addr = 0xfffff000;
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(boot_params_build(&f->spec, f->bp), -ERANGE);
+	CHECK_EQ_INT(boot_params_build(unit_kj_default(), &f->spec, f->bp), -ERANGE);
 	err = unit_capture_stop(ctx);
 	CHECK_ERR_LINE(err, "above 4 GiB");
 	/* an initrd above 4 GiB */
 	f->spec.addr = 0x1ffd0000;
 	f->spec.initrd_addr = 0x100000000ull;
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(boot_params_build(&f->spec, f->bp), -ERANGE);
+	CHECK_EQ_INT(boot_params_build(unit_kj_default(), &f->spec, f->bp), -ERANGE);
 	err = unit_capture_stop(ctx);
 	CHECK_ERR_LINE(err, "above 4 GiB");
 	f->spec.initrd_addr = 0xfff00000;
 	f->spec.initrd_len = 0x200000;
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(boot_params_build(&f->spec, f->bp), -ERANGE);
+	CHECK_EQ_INT(boot_params_build(unit_kj_default(), &f->spec, f->bp), -ERANGE);
 	CHECK_ERR_LINE(unit_capture_stop(ctx), "above 4 GiB");
 }
 

@@ -293,7 +293,7 @@ TEST(header_len)
 /* The loader's probe says the same as the parser. */
 TEST(probe)
 {
-	const struct image_loader *l = arch_loaders[0];
+	const struct arch_loader *l = arch_loaders[0];
 	struct synth_bzimage s;
 	const char *buf;
 	char why[160] = "";

@@ -17,8 +17,9 @@
 #include "crashdump.h"
 #include "file-io.h"
 #include "image.h"
+#include "memmap-read.h"
 #include "memory-map.h"
-#include "options.h"
+#include "x86-arch.h"
 #include "unit.h"
 
 #define KIB		1024ull
@@ -28,11 +29,12 @@
 
 /* Everything one crash_prepare() run needs, freed when the test ends. */
 struct run {
-	struct kexec_opts opts;
+	struct kj_load_spec opts;
+	struct arch_opts aopts;
 	struct mem_map fw;
 	struct load_request req;
 	struct kexec_image img;
-	struct crash_setup cs;
+	struct arch_hand_over cs;
 	int ret;
 	const char *err;	/* captured stderr */
 };
@@ -52,21 +54,22 @@ static struct run *new_run(struct unit_ctx *ctx, const char *root)
 	int ret;
 
 	memmap_init(&r->fw);
-	image_init(&r->img, 0, UINT64_MAX);
+	image_init(&r->img, unit_kj_default(), 0, UINT64_MAX);
 	crash_setup_init(&r->cs);
 	unit_defer(ctx, run_free, r);
 	unit_capture_start(ctx);
-	ret = memmap_read_system(&r->fw, root);
+	ret = memmap_read_system(unit_kj(ctx, root), &r->fw);
 	r->err = unit_capture_stop(ctx);
 	if (ret)
 		FAILF("memmap_read_system(%s): %d: %s", root, ret, r->err);
 	/* as load_kernel() does: all RAM, until crash_prepare() narrows it */
 	CHECK_EQ_INT(image_set_usable(&r->img, &r->fw), 0);
-	r->opts.action = ACT_LOAD;
-	r->opts.panic = true;
-	r->opts.mem_max = UINT64_MAX;
-	r->req = (struct load_request){ .opts = &r->opts, .cmdline = "",
-					.memmap = &r->fw, .root = root };
+	kj_load_spec_init(&r->opts);
+	r->opts.mode = KJ_LOAD_CRASH;
+	r->req = (struct load_request){ .ctx = unit_kj(ctx, root),
+					.spec = &r->opts, .aopts = &r->aopts,
+					.cmdline = "", .memmap = &r->fw,
+					.e820 = &r->fw };
 	return r;
 }
 
@@ -416,7 +419,7 @@ TEST(forced_elf64)
 	struct run *r = new_run(ctx, unit_fixture(ctx, "qemu-i386-512m"));
 	struct core *c = unit_alloc(ctx, sizeof(*c));
 
-	r->opts.elf_class = 64;
+	r->aopts.elf_class = 64;
 	prepare_ok(ctx, r);
 	parse_core(ctx, r, c);
 	CHECK_EQ_INT(c->cls, 64);
@@ -467,7 +470,7 @@ TEST(big_forced_elf32)
 	struct run *r = new_run(ctx, unit_fixture(ctx, "crash-6g"));
 	struct core *c = unit_alloc(ctx, sizeof(*c));
 
-	r->opts.elf_class = 32;
+	r->aopts.elf_class = 32;
 	prepare_ok(ctx, r);
 	parse_core(ctx, r, c);
 	CHECK_EQ_INT(c->cls, 32);
@@ -503,7 +506,7 @@ TEST(pass_memmap_cmdline)
 	struct run *r = new_run(ctx, unit_fixture(ctx, "crash-6g"));
 	char *want;
 
-	r->opts.pass_memmap_cmdline = true;
+	r->aopts.pass_memmap_cmdline = true;
 	prepare_ok(ctx, r);
 	if (asprintf(&want, "%s memmap=exactmap memmap=634K@4K "
 		     "memmap=2K$638K memmap=64K$960K memmap=130432K@688128K "
@@ -521,7 +524,7 @@ TEST(pass_memmap_cmdline_qemu)
 {
 	struct run *r = new_run(ctx, unit_fixture(ctx, "qemu-i386-512m"));
 
-	r->opts.pass_memmap_cmdline = true;
+	r->aopts.pass_memmap_cmdline = true;
 	prepare_ok(ctx, r);
 	CHECK_STR(cmdline_str(&r->cs.extra),
 		  "elfcorehdr=490880K kexec_backup=0x9ec00@0x1000:0x1df61000 "
@@ -586,7 +589,7 @@ static void rerun(struct unit_ctx *ctx, struct run *r)
 {
 	crash_setup_free(&r->cs);
 	image_free(&r->img);
-	image_init(&r->img, 0, UINT64_MAX);
+	image_init(&r->img, unit_kj_default(), 0, UINT64_MAX);
 	crash_setup_init(&r->cs);
 	CHECK_EQ_INT(image_set_usable(&r->img, &r->fw), 0);
 	prepare(ctx, r);
@@ -770,18 +773,18 @@ TEST(sources_qemu)
 	struct elfcore_note notes[4], vi;
 	uint64_t pfn = 0;
 
-	CHECK_EQ_INT(read_cpu_crash_notes(root, notes, 4), 2);
+	CHECK_EQ_INT(read_cpu_crash_notes(unit_kj(ctx, root), notes, 4), 2);
 	CHECK_EQ_U64(notes[0].addr, 0x1ec1b0c8);
 	CHECK_EQ_U64(notes[0].size, 364);
 	CHECK_EQ_U64(notes[1].addr, 0x1ec2d0c8);
-	CHECK_EQ_INT(read_cpu_crash_notes(root, notes, 1), -E2BIG);
-	CHECK_EQ_INT(read_vmcoreinfo(root, &vi), 0);
+	CHECK_EQ_INT(read_cpu_crash_notes(unit_kj(ctx, root), notes, 1), -E2BIG);
+	CHECK_EQ_INT(read_vmcoreinfo(unit_kj(ctx, root), &vi), 0);
 	CHECK_EQ_U64(vi.addr, 0x01ee7000);
 	CHECK_EQ_U64(vi.size, 0x1000);
-	CHECK_EQ_INT(read_jump_buf_pfn(root, &pfn), -ENOENT);
-	CHECK_EQ_INT(read_cpu_crash_notes("/nonexistent-kjump", notes, 4),
+	CHECK_EQ_INT(read_jump_buf_pfn(unit_kj(ctx, root), &pfn), -ENOENT);
+	CHECK_EQ_INT(read_cpu_crash_notes(unit_kj(ctx, "/nonexistent-kjump"), notes, 4),
 		     -ENOENT);
-	CHECK_EQ_INT(read_vmcoreinfo("/nonexistent-kjump", &vi), -ENOENT);
+	CHECK_EQ_INT(read_vmcoreinfo(unit_kj(ctx, "/nonexistent-kjump"), &vi), -ENOENT);
 }
 
 TEST(sources_jump_buf)
@@ -791,12 +794,12 @@ TEST(sources_jump_buf)
 	uint64_t pfn = 0;
 	size_t i;
 
-	CHECK_EQ_INT(read_jump_buf_pfn(root, &pfn), 0);
+	CHECK_EQ_INT(read_jump_buf_pfn(unit_kj(ctx, root), &pfn), 0);
 	CHECK_EQ_U64(pfn, 0x1a8);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		unit_write_file(ctx, root, "sys/kernel/kexec_jump_buf_pfn",
 				bad[i], (size_t)-1);
-		if (read_jump_buf_pfn(root, &pfn) != -EINVAL)
+		if (read_jump_buf_pfn(unit_kj(ctx, root), &pfn) != -EINVAL)
 			FAILF("\"%s\": not -EINVAL", bad[i]);
 	}
 	CHECK_EQ_U64(pfn, 0x1a8);	/* untouched on failure */

@@ -12,6 +12,7 @@
 #include "purgatory-params.h"
 #include "synth-elf.h"
 #include "unit.h"
+#include "x86-arch.h"
 
 #define MIB	0x100000ull
 
@@ -405,7 +406,8 @@ TEST(corruption)
 /* ------------------------------------------------------------- load */
 
 struct run {
-	struct kexec_opts opts;
+	struct kj_load_spec opts;
+	struct arch_opts aopts;
 	struct mem_map map;
 	struct load_request req;
 	struct kexec_image img;
@@ -423,7 +425,7 @@ static void run_free(void *arg)
 	memmap_free(&r->map);
 }
 
-extern const struct image_loader elf_x86_loader;
+extern const struct arch_loader elf_x86_loader;
 
 /* The QEMU -m 512 map, the default synthetic ELF, nothing else. */
 static struct run *new_run(struct unit_ctx *ctx, const struct synth_elf *s)
@@ -431,11 +433,11 @@ static struct run *new_run(struct unit_ctx *ctx, const struct synth_elf *s)
 	struct run *r = unit_alloc(ctx, sizeof(*r));
 
 	memset(r, 0, sizeof(*r));
+	kj_load_spec_init(&r->opts);
 	r->opts.kernel = "vmlinux";
-	r->opts.mem_max = UINT64_MAX;
 	r->kernel = build(ctx, s, &r->kernel_len);
 	memmap_init(&r->map);
-	image_init(&r->img, 0, UINT64_MAX);
+	image_init(&r->img, unit_kj_default(), 0, UINT64_MAX);
 	unit_defer(ctx, run_free, r);
 	CHECK_EQ_INT(memmap_add(&r->map, 0x0, 0x9fc00, MEM_RAM), 0);
 	CHECK_EQ_INT(memmap_add(&r->map, 0x9fc00, 0xa0000, MEM_RESERVED), 0);
@@ -445,17 +447,24 @@ static struct run *new_run(struct unit_ctx *ctx, const struct synth_elf *s)
 		     0);
 	CHECK_EQ_INT(image_set_usable(&r->img, &r->map), 0);
 	r->req = (struct load_request){
-		.opts = &r->opts, .kernel = r->kernel,
+		.ctx = unit_kj(ctx, "/nonexistent-root"), .spec = &r->opts,
+		.aopts = &r->aopts, .kernel = r->kernel,
 		.kernel_len = r->kernel_len, .cmdline = "",
-		.memmap = &r->map, .root = "/nonexistent-root",
+		.memmap = &r->map, .e820 = &r->map,
 	};
 	return r;
 }
 
 static void load(struct unit_ctx *ctx, struct run *r)
 {
+	/* as kj_load() does: --entry, the loader's check, its load */
 	unit_capture_start(ctx);
-	r->ret = elf_x86_loader.load(&r->req, &r->img);
+	r->ret = r->opts.has_entry ?
+		 arch_check_entry(r->req.ctx, r->opts.entry) : 0;
+	if (!r->ret)
+		r->ret = elf_x86_loader.check(&r->req);
+	if (!r->ret)
+		r->ret = elf_x86_loader.load(&r->req, &r->img);
 	r->err = unit_capture_stop(ctx);
 }
 
@@ -587,7 +596,7 @@ TEST(load_default_style_and_entry)
 
 	synth_elf_defaults(&s);
 	r = new_run(ctx, &s);
-	r->opts.elf_args = ELF_ARGS_DEFAULT;
+	r->aopts.elf_args = ELF_ARGS_LINUX;
 	r->opts.has_entry = true;
 	r->opts.entry = 0x1000abc;
 	r->opts.no_checks = true;
@@ -608,14 +617,14 @@ TEST(load_args_none)
 
 	synth_elf_defaults(&s);
 	r = new_run(ctx, &s);
-	r->opts.elf_args = ELF_ARGS_NONE;
+	r->aopts.elf_args = ELF_ARGS_NONE;
 	load_ok(ctx, r);
 	CHECK_EQ_U64(r->img.nr_seg, 2);
 	CHECK_EQ_U64(r->img.entry, 0x1000000);
 	check_loads(ctx, r);
 	/* --entry, anywhere below 4 GiB */
 	r = new_run(ctx, &s);
-	r->opts.elf_args = ELF_ARGS_NONE;
+	r->aopts.elf_args = ELF_ARGS_NONE;
 	r->opts.has_entry = true;
 	r->opts.entry = 0x7000;
 	load_ok(ctx, r);
@@ -629,23 +638,23 @@ TEST(load_refusals)
 
 	synth_elf_defaults(&s);
 	r = new_run(ctx, &s);
-	r->opts.elf_args = ELF_ARGS_ELF;
+	r->aopts.elf_args = ELF_ARGS_ELF;
 	load_refused(ctx, r, "--args-elf: ELF boot notes are not supported");
 	r = new_run(ctx, &s);
-	r->opts.elf_args = ELF_ARGS_NONE;
+	r->aopts.elf_args = ELF_ARGS_NONE;
 	r->opts.initrd = "x";
 	load_refused(ctx, r, "--args-none: --initrd cannot be used");
 	r = new_run(ctx, &s);
-	r->opts.elf_args = ELF_ARGS_NONE;
+	r->aopts.elf_args = ELF_ARGS_NONE;
 	r->opts.nr_append = 1;
 	r->opts.append[0] = "quiet";
 	load_refused(ctx, r, "--args-none: --append/--command-line");
 	r = new_run(ctx, &s);
-	r->opts.elf_args = ELF_ARGS_NONE;
+	r->aopts.elf_args = ELF_ARGS_NONE;
 	r->opts.reuse_cmdline = true;
 	load_refused(ctx, r, "--args-none: --reuse-cmdline");
 	r = new_run(ctx, &s);
-	r->opts.panic = true;
+	r->opts.mode = KJ_LOAD_CRASH;
 	load_refused(ctx, r, "-p needs a bzImage");
 	r = new_run(ctx, &s);
 	r->opts.has_entry = true;
@@ -700,7 +709,7 @@ TEST(load_placement_errors)
 	r = new_run(ctx, &s);
 	load_refused(ctx, r, "too many segments");
 	r = new_run(ctx, &s);
-	r->opts.elf_args = ELF_ARGS_NONE;
+	r->aopts.elf_args = ELF_ARGS_NONE;
 	load_ok(ctx, r);
 	CHECK_EQ_U64(r->img.nr_seg, 15);
 }
@@ -708,7 +717,7 @@ TEST(load_placement_errors)
 TEST(probe_order)
 {
 	struct synth_elf s;
-	const struct image_loader *const *l;
+	const struct arch_loader *const *l;
 	char why[160];
 	size_t len;
 	const char *buf;

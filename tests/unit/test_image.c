@@ -34,7 +34,7 @@ static struct kexec_image *new_img(struct unit_ctx *ctx, uint64_t min,
 	struct mem_map map;
 	int ret;
 
-	image_init(img, min, max);
+	image_init(img, unit_kj_default(), min, max);
 	unit_defer(ctx, img_free, img);
 	qemu_map(ctx, &map);
 	ret = image_set_usable(img, &map);
@@ -83,7 +83,7 @@ TEST(usable_is_ram_only)
 	CHECK_EQ_U64(img->usable.r[1].end, 0x1ffe0000);
 	memmap_init(&map);
 	CHECK_EQ_INT(memmap_add(&map, 0x0, 0x1000, MEM_RESERVED), 0);
-	image_init(&none, 0, UINT64_MAX);
+	image_init(&none, unit_kj_default(), 0, UINT64_MAX);
 	CHECK_EQ_INT(image_set_usable(&none, &map), -ENOENT);
 	image_free(&none);
 	memmap_free(&map);
@@ -141,7 +141,7 @@ TEST(touching_ram_merged)
 	struct mem_map map;
 	const char *err;
 
-	image_init(img, 0, UINT64_MAX);
+	image_init(img, unit_kj_default(), 0, UINT64_MAX);
 	unit_defer(ctx, img_free, img);
 	memmap_init(&map);
 	CHECK_EQ_INT(memmap_add(&map, 0x200000, 0x300000, MEM_RAM), 0);
@@ -449,7 +449,7 @@ TEST(matches_brute_force)
 	CHECK_EQ_INT(memmap_add(&map, 0x100000, 0x800000, MEM_RAM), 0);
 	CHECK_EQ_INT(memmap_add(&map, 0x900000, 0x1000000, MEM_RAM), 0);
 	for (round = 0; round < 40; round++) {
-		image_init(img, (rnd(&x) % 4) ? 0 : (rnd(&x) % 0x400) * 0x1000,
+		image_init(img, unit_kj_default(), (rnd(&x) % 4) ? 0 : (rnd(&x) % 0x400) * 0x1000,
 			   (rnd(&x) % 4) ? UINT64_MAX :
 					   0x800000 + rnd(&x) % 0x800000);
 		CHECK_EQ_INT(image_set_usable(img, &map), 0);

@@ -4,6 +4,7 @@
  * tests/unit/fixtures, sorting and merging, types, fallback and errors.
  */
 #include "file-io.h"
+#include "memmap-read.h"
 #include "memory-map.h"
 #include "unit.h"
 
@@ -160,7 +161,7 @@ TEST(firmware_qemu)
 	struct mem_map *map = new_map(ctx);
 
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_firmware_dir(map,
+	CHECK_EQ_INT(memmap_read_firmware_dir(unit_kj_default(), map,
 			join(ctx, root, "/sys/firmware/memmap")), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 	CHECK_MAP(map, qemu_512m);
@@ -172,7 +173,7 @@ TEST(system_prefers_firmware)
 	struct mem_map *map = new_map(ctx);
 
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_system(map, root), 0);
+	CHECK_EQ_INT(memmap_read_system(unit_kj(ctx, root), map), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 	/* /proc/iomem would start with a reserved page at 0 */
 	CHECK_MAP(map, qemu_512m);
@@ -199,7 +200,7 @@ TEST(firmware_sorted_merged)
 	const char *err;
 
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_system(map, root), 0);
+	CHECK_EQ_INT(memmap_read_system(unit_kj(ctx, root), map), 0);
 	err = unit_capture_stop(ctx);
 	CHECK_MAP(map, w);
 	/* entry 12 has a type nobody knows: reserved, and said so */
@@ -215,12 +216,12 @@ TEST(firmware_malformed)
 	const char *err;
 
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_firmware_dir(map,
+	CHECK_EQ_INT(memmap_read_firmware_dir(unit_kj_default(), map,
 			join(ctx, root, "/sys/firmware/memmap")), -EINVAL);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 	memmap_free(map);
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_system(map, root), -EINVAL);
+	CHECK_EQ_INT(memmap_read_system(unit_kj(ctx, root), map), -EINVAL);
 	err = unit_capture_stop(ctx);
 	CHECK_ERR_LINE(err, "/sys/firmware/memmap: Invalid argument");
 }
@@ -236,16 +237,16 @@ TEST(firmware_missing_file)
 	CHECK_EQ_INT(mkdir(sub, 0755), 0);
 	unit_write_file(ctx, sub, "start", "0x0\n", (size_t)-1);
 	unit_write_file(ctx, sub, "end", "0x9fbff\n", (size_t)-1);
-	CHECK_EQ_INT(memmap_read_firmware_dir(map, dir), -ENOENT);
+	CHECK_EQ_INT(memmap_read_firmware_dir(unit_kj_default(), map, dir), -ENOENT);
 	unit_write_file(ctx, sub, "type", "System RAM\n", (size_t)-1);
 	memmap_free(map);
-	CHECK_EQ_INT(memmap_read_firmware_dir(map, dir), 0);
+	CHECK_EQ_INT(memmap_read_firmware_dir(unit_kj_default(), map, dir), 0);
 	CHECK_EQ_INT(map->n, 1);
 	/* end below start */
 	unit_write_file(ctx, sub, "end", "0x0\n", (size_t)-1);
 	unit_write_file(ctx, sub, "start", "0x1000\n", (size_t)-1);
 	memmap_free(map);
-	CHECK_EQ_INT(memmap_read_firmware_dir(map, dir), -EINVAL);
+	CHECK_EQ_INT(memmap_read_firmware_dir(unit_kj_default(), map, dir), -EINVAL);
 }
 
 TEST(iomem_qemu)
@@ -284,7 +285,7 @@ TEST(fallback_to_iomem)
 	struct mem_map *map = new_map(ctx);
 
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_system(map, root), 0);
+	CHECK_EQ_INT(memmap_read_system(unit_kj(ctx, root), map), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 	CHECK_MAP(map, w);
 }
@@ -304,7 +305,7 @@ TEST(fallback_empty_firmware_dir)
 	unit_write_file(ctx, path, "iomem",
 			"00100000-1fffffff : System RAM\n", (size_t)-1);
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_system(map, dir), 0);
+	CHECK_EQ_INT(memmap_read_system(unit_kj(ctx, dir), map), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 	CHECK_EQ_INT(map->n, 1);
 	CHECK_EQ_U64(map->r[0].start, 0x100000);
@@ -318,7 +319,7 @@ TEST(no_map_at_all)
 	const char *err;
 
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_system(map, dir), -ENOENT);
+	CHECK_EQ_INT(memmap_read_system(unit_kj(ctx, dir), map), -ENOENT);
 	err = unit_capture_stop(ctx);
 	CHECK_ERR_LINE(err, "/proc/iomem: No such file or directory");
 }
@@ -336,7 +337,7 @@ TEST(iomem_nonroot)
 	CHECK_EQ_INT(mkdir(path, 0755), 0);
 	unit_write_file(ctx, path, "iomem", text, (size_t)-1);
 	unit_capture_start(ctx);
-	CHECK(memmap_read_system(map, dir) < 0);
+	CHECK(memmap_read_system(unit_kj(ctx, dir), map) < 0);
 	err = unit_capture_stop(ctx);
 	CHECK_ERR_LINE(err, "run as root");
 	CHECK_EQ_INT(map->n, 0);
@@ -381,7 +382,7 @@ TEST(iomem_malformed_message)
 			"00001000-0009fbff : System RAM\nnot a range\n",
 			(size_t)-1);
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(memmap_read_system(map, dir), -EINVAL);
+	CHECK_EQ_INT(memmap_read_system(unit_kj(ctx, dir), map), -EINVAL);
 	err = unit_capture_stop(ctx);
 	CHECK_ERR_LINE(err, "/proc/iomem: no usable memory map (Invalid argument)");
 }

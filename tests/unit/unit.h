@@ -40,6 +40,8 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#include "kjump/kjump.h"
+
 #ifndef UNIT_PREFIX
 #define UNIT_PREFIX "unit"
 #endif
@@ -436,5 +438,57 @@ static int unit_run(const char *suite, const struct unit_test *tests,
 				sizeof(tests_) / sizeof(tests_[0]),	\
 				argc, argv);				\
 	}
+
+/*
+ * A libkjump context whose messages reach stderr as the kexec tool
+ * prints them ("kexec: <what>: <why>"), so unit_capture_*() sees them.
+ */
+static __attribute__((unused)) void unit_kj_log(void *data,
+						enum kj_log_level level,
+						const char *msg)
+{
+	(void)data;
+	if (level == KJ_LOG_DEBUG)
+		fputs(msg, stderr);
+	else
+		fprintf(stderr, "kexec: %s%s\n",
+			level == KJ_LOG_WARNING ? "warning: " : "", msg);
+}
+
+static __attribute__((unused)) struct kj_ctx *unit_kj_new(const char *root)
+{
+	struct kj_ctx *kj = kj_ctx_new(root);
+
+	if (kj)
+		kj_ctx_set_log(kj, unit_kj_log, NULL);
+	return kj;
+}
+
+static __attribute__((unused)) void unit_kj_free(void *kj)
+{
+	kj_ctx_free(kj);
+}
+
+/* A context for root, freed when the test ends. */
+static __attribute__((unused)) struct kj_ctx *unit_kj(struct unit_ctx *ctx,
+						      const char *root)
+{
+	struct kj_ctx *kj = unit_kj_new(root);
+
+	if (!kj)
+		FAILF("kj_ctx_new: out of memory");
+	unit_defer(ctx, unit_kj_free, kj);
+	return kj;
+}
+
+/* The real system's context, for code that reads nothing below a root. */
+static __attribute__((unused)) struct kj_ctx *unit_kj_default(void)
+{
+	static struct kj_ctx *kj;
+
+	if (!kj)
+		kj = unit_kj_new("");
+	return kj;
+}
 
 #endif

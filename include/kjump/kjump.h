@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * libkjump: load a kernel for kexec, run it, or jump into it and come
+ * back.  This header is the library's whole boundary: the kexec command
+ * line tool and the hibernation programs are callers of it and nothing
+ * else.
+ *
+ * Rules every function follows:
+ *  - a context (struct kj_ctx) carries the root prefix put in front of
+ *    every /proc, /sys and /run path, and the log callback;
+ *  - a function that takes a context reports each error it returns,
+ *    once, through the callback (one line, "<what>: <why>"), and prints
+ *    nothing else; nothing in the library exits or writes to stdout or
+ *    stderr itself;
+ *  - errors are negative errno values; nothing reaches the kernel until
+ *    a whole image is built, so a failed load leaves the loaded one.
+ */
+#ifndef KJUMP_KJUMP_H
+#define KJUMP_KJUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kj_ctx;
+
+enum kj_log_level {
+	KJ_LOG_ERR,		/* one line: "<what>: <why>" */
+	KJ_LOG_WARNING,		/* one line */
+	KJ_LOG_DEBUG,		/* -d output: preformatted, ends in '\n' */
+};
+
+typedef void (*kj_log_fn)(void *data, enum kj_log_level level,
+			  const char *msg);
+
+/* root: prefix for /proc, /sys and /run ("" or NULL: the real ones). */
+struct kj_ctx *kj_ctx_new(const char *root);
+void kj_ctx_free(struct kj_ctx *ctx);
+/* Without a callback nothing is reported. */
+void kj_ctx_set_log(struct kj_ctx *ctx, kj_log_fn fn, void *data);
+/* Debug messages reach the callback only when on. */
+void kj_ctx_set_debug(struct kj_ctx *ctx, bool on);
+bool kj_ctx_debug(const struct kj_ctx *ctx);
+const char *kj_ctx_root(const struct kj_ctx *ctx);
+
+/* ------------------------------------------------------------ loading */
+
+enum kj_load_mode {
+	KJ_LOAD_NORMAL,		/* the normal slot, run with kj_exec() */
+	KJ_LOAD_CRASH,		/* the crash slot: kdump, or kj_jump() */
+	KJ_LOAD_PRESERVE,	/* the normal slot, an image that comes back */
+};
+
+#define KJ_MAX_APPEND	16
+
+struct kj_load_spec {
+	enum kj_load_mode mode;
+	const char *kernel;		/* path of the image */
+	const char *initrd;		/* path, or NULL */
+	const char *type;		/* loader name; NULL: probe them all */
+	const char *append[KJ_MAX_APPEND];	/* command-line texts */
+	unsigned int nr_append;
+	bool reuse_cmdline;		/* start from /proc/cmdline */
+	uint64_t mem_min;		/* placement bounds, inclusive */
+	uint64_t mem_max;		/* UINT64_MAX: no limit */
+	bool has_entry;
+	uint64_t entry;			/* start here, not at the image's entry */
+	bool no_checks;			/* purgatory skips its sha256 check */
+	bool serial_progress;		/* purgatory reports on the serial port */
+	/* NULL-terminated "name" or "name=value" words of kj_arch_options() */
+	const char *const *arch_opts;
+};
+
+/* mode normal, no limits, nothing else set. */
+void kj_load_spec_init(struct kj_load_spec *spec);
+
+/* Build the image spec describes and hand it to kexec_load(2). */
+int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *spec);
+
+/*
+ * In a kernel entered by a preserve-context jump: load the way back
+ * (entry, or kexec_jump_back_entry= of /proc/cmdline when !has_entry).
+ */
+int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry);
+
+int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot);
+
+/* 1 if the slot holds an image, 0 if not, or -errno (not reported). */
+int kj_slot_loaded(struct kj_ctx *ctx, bool crash);
+
+/* Loader names for -t, "bzImage, elf-x86"; buf is always terminated. */
+void kj_loader_names(char *buf, size_t size);
+
+/* An option only this architecture's loaders know (kj_load_spec.arch_opts). */
+struct kj_arch_option {
+	const char *name;	/* NULL: a heading line, text in help */
+	bool has_arg;
+	const char *help;	/* --help text after the name; NULL: hidden */
+};
+
+/* Terminated by an entry with name and help both NULL. */
+const struct kj_arch_option *kj_arch_options(void);
+
+/* ------------------------------------------------------------ running */
+
+#define KJ_RUN_NO_SYNC		(1u << 0)	/* do not sync(2) first */
+#define KJ_RUN_NO_IFDOWN	(1u << 1)	/* keep the interfaces up */
+
+/*
+ * Run the image in the normal slot (sync, then ifdown unless the image
+ * comes back).  Returns only on failure, or 0 when a preserve-context
+ * image came back.
+ */
+int kj_exec(struct kj_ctx *ctx, unsigned int flags);
+
+/*
+ * The jump as one step: into the crash-slot kernel with the companion's
+ * LINUX_REBOOT_CMD_KJUMP, or the upstream preserve-context way where the
+ * kernel has no KJUMP; in a kernel that was jumped into, back to the one
+ * that jumped.  0 means the other kernel ran and control came back.
+ */
+int kj_jump(struct kj_ctx *ctx, unsigned int flags);
+
+/* ------------------------------------------------------------ locking */
+
+/* One kexec state change at a time, across processes; what names it. */
+struct kj_lock {
+	int fd;
+};
+
+int kj_lock_take(struct kj_ctx *ctx, struct kj_lock *lock, const char *what);
+void kj_lock_release(struct kj_lock *lock);
+
+/* ------------------------------------------------------------ reading */
+
+/*
+ * /proc/vmcore (or any ELF core file) read by physical address: the old
+ * kernel's memory as its PT_LOADs describe it.
+ */
+struct kj_vmcore;
+
+struct kj_phys_range {
+	uint64_t start;
+	uint64_t end;		/* exclusive */
+};
+
+int kj_vmcore_open(struct kj_ctx *ctx, const char *path,
+		   struct kj_vmcore **vc);
+void kj_vmcore_close(struct kj_vmcore *vc);
+/* The PT_LOAD ranges, by physical address, in file order. */
+size_t kj_vmcore_ranges(const struct kj_vmcore *vc,
+			const struct kj_phys_range **ranges);
+/*
+ * Read len bytes at physical address paddr; -ERANGE when any of them is
+ * outside every PT_LOAD.  Reports its errors.
+ */
+int kj_vmcore_read(struct kj_vmcore *vc, uint64_t paddr, void *buf,
+		   size_t len);
+
+#endif

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * i386: the x86 loaders for a 32-bit kernel.  Everything in a 32-bit
+ * kernel's reach lies in its lowmem, below 896 MiB, where the direct map
+ * ends; purgatory enters it by the 32-bit boot protocol.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+
+#include "arch.h"
+#include "x86-arch.h"
+
+#define KEXEC_ARCH_386		(3ul << 16)	/* uapi/linux/kexec.h */
+#define I386_PAGE_OFFSET	0xc0000000ull	/* the 3G/1G split */
+#define I386_LOWMEM_END		0x38000000ull	/* 896 MiB */
+
+extern const struct arch_loader bzimage_loader;
+extern const struct arch_loader elf_x86_loader;
+
+/* Probed in this order: a bzImage first. */
+const struct arch_loader *const arch_loaders[] = {
+	&bzimage_loader,
+	&elf_x86_loader,
+	NULL,
+};
+
+unsigned long arch_kexec_flags(void)
+{
+	return KEXEC_ARCH_386;
+}
+
+/* The 32-bit boot protocol: %esi = boot params, the rest 0. */
+static void set_regs(struct purgatory_params *p, uint64_t boot_params,
+		     uint64_t entry, uint64_t stack)
+{
+	p->regs = (struct purgatory_regs){
+		.esi = (uint32_t)boot_params, .eip = (uint32_t)entry,
+		.esp = (uint32_t)stack,
+	};
+}
+
+const struct x86_arch_desc x86_arch = {
+	.name = "i386",
+	.elf_machine = EM_386,
+	.page_offset = I386_PAGE_OFFSET,
+	.lowmem_end = I386_LOWMEM_END,
+	.place_max = I386_LOWMEM_END - 1,
+	.entry_max = UINT32_MAX,
+	.set_regs = set_regs,
+};
+
+int arch_check_entry(const struct kj_ctx *ctx, uint64_t entry)
+{
+	if (entry <= x86_arch.entry_max)
+		return 0;
+	kj_err(ctx, "--entry=0x%" PRIx64 ": above 4 GiB, out of reach in 32-bit mode",
+	       entry);
+	return -ERANGE;
+}

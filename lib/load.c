@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The generic load: read the files, pick a loader, build the command
+ * line, read the memory map, let the architecture prepare the hand-over
+ * of a crash or preserve-context load, let the loader place its
+ * segments, and hand the image to kexec_load.  Nothing reaches the
+ * kernel unless every step succeeded.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "cmdline.h"
+#include "ctx.h"
+#include "file-io.h"
+#include "image.h"
+#include "kexec-syscall.h"
+#include "load.h"
+#include "memmap-read.h"
+#include "memory-map.h"
+#include "preserve-mark.h"
+
+#define MAX_KERNEL_SIZE		(256u << 20)
+#define MAX_INITRD_SIZE		(1024u << 20)
+
+/* Everything one load owns, freed together. */
+struct load_state {
+	char *kernel;
+	size_t kernel_len;
+	char *initrd;
+	size_t initrd_len;
+	struct cmdline cmdline;
+	struct mem_map map;
+	struct kexec_image img;
+	struct arch_opts *aopts;
+	struct arch_hand_over *ho;
+};
+
+void kj_load_spec_init(struct kj_load_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->mem_max = UINT64_MAX;
+}
+
+static int read_input(const struct kj_ctx *ctx, const char *what,
+		      const char *path, size_t max, char **buf, size_t *len)
+{
+	int ret = read_file(path, max, buf, len);
+
+	if (ret == -EFBIG)
+		kj_err(ctx, "%s: %s is larger than %zu MiB", path, what,
+		       max >> 20);
+	else if (ret)
+		kj_err(ctx, "%s %s: %s", what, path, strerror(-ret));
+	return ret;
+}
+
+static int read_inputs(const struct kj_ctx *ctx, const struct kj_load_spec *s,
+		       struct load_state *st)
+{
+	int ret;
+
+	ret = read_input(ctx, "kernel", s->kernel, MAX_KERNEL_SIZE,
+			 &st->kernel, &st->kernel_len);
+	if (ret)
+		return ret;
+	if (!st->kernel_len) {
+		kj_err(ctx, "%s: kernel image is empty", s->kernel);
+		return -EINVAL;
+	}
+	if (s->initrd)
+		ret = read_input(ctx, "initrd", s->initrd, MAX_INITRD_SIZE,
+				 &st->initrd, &st->initrd_len);
+	return ret;
+}
+
+void kj_loader_names(char *buf, size_t size)
+{
+	const struct arch_loader *const *l;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (l = arch_loaders; *l && n < size; l++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      l == arch_loaders ? "" : ", ",
+				      (*l)->name);
+}
+
+const struct kj_arch_option *kj_arch_options(void)
+{
+	return arch_options;
+}
+
+/*
+ * Probe every loader (or only -t's).  When none takes the file, say why
+ * each refused it, in one line.
+ */
+static const struct arch_loader *find_loader(const struct kj_ctx *ctx,
+					     const struct kj_load_spec *s,
+					     const struct load_state *st)
+{
+	const struct arch_loader *const *l;
+	char why[160] = "unknown format", all[512] = "", names[160];
+	size_t n = 0;
+
+	for (l = arch_loaders; *l; l++) {
+		if (s->type && strcmp(s->type, (*l)->name))
+			continue;
+		if (!(*l)->probe(st->kernel, st->kernel_len, why, sizeof(why)))
+			return *l;
+		if (s->type)
+			break;
+		if (n < sizeof(all))
+			n += (size_t)snprintf(all + n, sizeof(all) - n,
+					      "%snot %s (%s)", n ? ", " : "",
+					      (*l)->name, why);
+	}
+	if (s->type && !*l) {
+		kj_loader_names(names, sizeof(names));
+		kj_err(ctx, "-t %s: unknown image type (known: %s)", s->type,
+		       names);
+		return NULL;
+	}
+	/* With -t or one loader its reason is the whole story. */
+	if (s->type || !arch_loaders[1]) {
+		const char *name = s->type ? s->type : arch_loaders[0]->name;
+
+		kj_err(ctx, "%s: not %s %s: %s", s->kernel,
+		       strchr("aeiouAEIOU", name[0]) ? "an" : "a", name, why);
+	} else {
+		kj_err(ctx, "%s: not a kernel image this kexec can load: %s",
+		       s->kernel, all);
+	}
+	return NULL;
+}
+
+/* /proc/cmdline below the context's root, malloc'd.  Reports errors. */
+int read_proc_cmdline(const struct kj_ctx *ctx, char **text)
+{
+	char path[KJ_PATH_MAX];
+	size_t len;
+	int ret;
+
+	kj_path(ctx, "/proc/cmdline", path, sizeof(path));
+	ret = read_file(path, 65536, text, &len);
+	if (ret)
+		kj_err(ctx, "%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+static int build_cmdline(const struct kj_ctx *ctx,
+			 const struct kj_load_spec *s, struct cmdline *cl)
+{
+	unsigned int i;
+	int ret = 0;
+
+	if (s->reuse_cmdline) {
+		char *text;
+
+		ret = read_proc_cmdline(ctx, &text);
+		if (ret)
+			return ret;
+		ret = cmdline_append_reused(cl, text,
+					    s->mode == KJ_LOAD_CRASH);
+		free(text);
+	}
+	for (i = 0; !ret && i < s->nr_append; i++)
+		ret = cmdline_append(cl, s->append[i]);
+	if (ret)
+		kj_err(ctx, "command line: %s", strerror(-ret));
+	return ret;
+}
+
+static int submit(const struct kj_ctx *ctx, struct kexec_image *img)
+{
+	int ret;
+
+	img->flags |= arch_kexec_flags();
+	image_dump(img);
+	ret = kexec_load_image(img, img->flags);
+	if (ret) {
+		kj_err(ctx, "kexec_load: %s", kexec_load_strerror(ctx, ret));
+		return ret;
+	}
+	if (img->flags & KEXEC_PRESERVE_CONTEXT)
+		preserve_mark_set(ctx);
+	else if (!(img->flags & KEXEC_ON_CRASH))
+		preserve_mark_clear(ctx);
+	return 0;
+}
+
+/* Where the kernel that jumped here wants to be called back. */
+static int jump_back_entry(const struct kj_ctx *ctx, uint64_t *entry)
+{
+	char *text;
+	int ret;
+
+	ret = read_proc_cmdline(ctx, &text);
+	if (ret)
+		return ret;
+	ret = cmdline_get_u64(text, "kexec_jump_back_entry=", entry);
+	free(text);
+	if (!ret && (!*entry || *entry > UINT32_MAX))
+		ret = -EINVAL;
+	if (ret == -ENOENT)
+		kj_err(ctx, "--load-jump-back-helper: no --entry, and no kexec_jump_back_entry= on /proc/cmdline (this kernel was not entered by a jump)");
+	else if (ret)
+		kj_err(ctx, "--load-jump-back-helper: kexec_jump_back_entry= on /proc/cmdline is not an address");
+	return ret;
+}
+
+/*
+ * The way back of an upstream kexec jump: an image of one empty segment
+ * whose entry is the caller's re-entry point, loaded with
+ * KEXEC_PRESERVE_CONTEXT; kj_exec() (or kj_jump()) then returns to the
+ * caller.
+ */
+int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry)
+{
+	struct kexec_image img;
+	int loaded = kexec_slot_loaded(ctx, false);
+	int ret = 0;
+
+	if (loaded > 0) {
+		kj_err(ctx, "--load-jump-back-helper: a kernel is already loaded here (kexec -u first if it is not the way back)");
+		return -EBUSY;
+	}
+	image_init(&img, ctx, 0, UINT64_MAX);
+	img.entry = entry;
+	if (!has_entry)
+		ret = jump_back_entry(ctx, &img.entry);
+	if (!ret) {
+		img.seg[0] = (struct image_segment){ .name = "helper" };
+		img.nr_seg = 1;
+		img.flags = KEXEC_PRESERVE_CONTEXT;
+		ret = submit(ctx, &img);
+	}
+	image_free(&img);
+	return ret;
+}
+
+/* Steps 3-5 of arch.h: hand-over, segments, hand-over finished. */
+static int load_image(struct load_request *req,
+		      const struct arch_loader *loader, struct load_state *st)
+{
+	const char *words = "";
+	int ret;
+
+	if (req->spec->mode != KJ_LOAD_NORMAL) {
+		ret = arch_hand_over_prepare(req, &st->img, &st->ho, &words,
+					     &req->e820);
+		if (ret)
+			return ret;
+		req->ho = st->ho;
+	}
+	ret = cmdline_append(&st->cmdline, words);
+	if (ret) {
+		kj_err(req->ctx, "command line: %s", strerror(-ret));
+		return ret;
+	}
+	req->cmdline = cmdline_str(&st->cmdline);
+	ret = loader->load(req, &st->img);
+	if (!ret && req->spec->mode != KJ_LOAD_NORMAL)
+		ret = arch_hand_over_finish(req, &st->img);
+	return ret;
+}
+
+static int prepare(struct kj_ctx *ctx, const struct kj_load_spec *s,
+		   struct load_state *st, struct load_request *req,
+		   const struct arch_loader **loader)
+{
+	int ret;
+
+	ret = arch_parse_opts(ctx, s->arch_opts, &st->aopts);
+	if (ret)
+		return ret;
+	ret = read_inputs(ctx, s, st);
+	if (ret)
+		return ret;
+	*loader = find_loader(ctx, s, st);
+	if (!*loader)
+		return -EINVAL;
+	ret = build_cmdline(ctx, s, &st->cmdline);
+	if (ret)
+		return ret;
+	ret = memmap_read_system(ctx, &st->map);
+	if (ret)
+		return ret;
+	if (image_set_usable(&st->img, &st->map)) {
+		kj_err(ctx, "memory map: no RAM ranges");
+		return -ENOENT;
+	}
+	if (s->has_entry && arch_check_entry(ctx, s->entry))
+		return -ERANGE;
+	*req = (struct load_request){
+		.ctx = ctx, .spec = s, .aopts = st->aopts,
+		.kernel = st->kernel, .kernel_len = st->kernel_len,
+		.initrd = st->initrd, .initrd_len = st->initrd_len,
+		.cmdline = cmdline_str(&st->cmdline), .memmap = &st->map,
+		.e820 = &st->map,
+	};
+	return (*loader)->check(req);
+}
+
+int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
+{
+	const struct arch_loader *loader = NULL;
+	struct load_state st = { 0 };
+	struct load_request req;
+	int ret;
+
+	memmap_init(&st.map);
+	cmdline_init(&st.cmdline);
+	image_init(&st.img, ctx, s->mem_min, s->mem_max);
+	ret = prepare(ctx, s, &st, &req, &loader);
+	if (!ret)
+		ret = load_image(&req, loader, &st);
+	if (!ret)
+		ret = submit(ctx, &st.img);
+	arch_hand_over_free(st.ho);
+	arch_opts_free(st.aopts);
+	image_free(&st.img);
+	memmap_free(&st.map);
+	cmdline_free(&st.cmdline);
+	free(st.kernel);
+	free(st.initrd);
+	return ret;
+}
+
+int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot)
+{
+	unsigned long flags = arch_kexec_flags();
+	int ret;
+
+	if (slot == KJ_LOAD_CRASH)
+		flags |= KEXEC_ON_CRASH;
+	ret = kexec_unload(flags);
+	if (ret) {
+		kj_err(ctx, "unload: %s", kexec_load_strerror(ctx, ret));
+		return ret;
+	}
+	if (slot != KJ_LOAD_CRASH)
+		preserve_mark_clear(ctx);
+	return 0;
+}
+
+int kj_slot_loaded(struct kj_ctx *ctx, bool crash)
+{
+	return kexec_slot_loaded(ctx, crash);
+}
