@@ -139,22 +139,40 @@ void kj_lock_release(struct kj_lock *lock);
  */
 struct kj_vmcore;
 
-struct kj_phys_range {
-	uint64_t start;
-	uint64_t end;		/* exclusive */
+struct kj_vmcore_load {
+	uint64_t paddr;		/* physical address in the old kernel */
+	uint64_t filesz;	/* bytes the core holds from paddr on */
+	uint64_t memsz;
+	uint64_t offset;	/* where they are in the file */
+};
+
+struct kj_vmcore_info {
+	int elf_class;		/* 32 or 64 */
+	unsigned int nr_phdrs;
+	unsigned int nr_notes;
+	unsigned int nr_loads;
+	const struct kj_vmcore_load *loads;	/* in file order */
 };
 
 int kj_vmcore_open(struct kj_ctx *ctx, const char *path,
 		   struct kj_vmcore **vc);
-void kj_vmcore_close(struct kj_vmcore *vc);
-/* The PT_LOAD ranges, by physical address, in file order. */
-size_t kj_vmcore_ranges(const struct kj_vmcore *vc,
-			const struct kj_phys_range **ranges);
 /*
- * Read len bytes at physical address paddr; -ERANGE when any of them is
- * outside every PT_LOAD.  Reports its errors.
+ * The ELF header at offset hdr_at of path, p_offset values absolute in
+ * the file (the old kernel's header at elfcorehdr= in /dev/mem).  A
+ * character device is read a page at a time through mmap.
+ */
+int kj_vmcore_open_at(struct kj_ctx *ctx, const char *path, uint64_t hdr_at,
+		      struct kj_vmcore **vc);
+void kj_vmcore_close(struct kj_vmcore *vc);
+void kj_vmcore_info(const struct kj_vmcore *vc, struct kj_vmcore_info *info);
+/*
+ * Read len bytes at physical address paddr, across PT_LOADs if need be;
+ * -ERANGE (reported) when some of them are in none.
  */
 int kj_vmcore_read(struct kj_vmcore *vc, uint64_t paddr, void *buf,
 		   size_t len);
+/* Read len bytes at file offset off (a PT_LOAD's offset, say). */
+int kj_vmcore_read_at(struct kj_vmcore *vc, uint64_t off, void *buf,
+		      size_t len);
 
 #endif

@@ -443,9 +443,8 @@ static int unit_run(const char *suite, const struct unit_test *tests,
  * A libkjump context whose messages reach stderr as the kexec tool
  * prints them ("kexec: <what>: <why>"), so unit_capture_*() sees them.
  */
-static __attribute__((unused)) void unit_kj_log(void *data,
-						enum kj_log_level level,
-						const char *msg)
+UNIT_UNUSED
+static void unit_kj_log(void *data, enum kj_log_level level, const char *msg)
 {
 	(void)data;
 	if (level == KJ_LOG_DEBUG)
@@ -455,7 +454,8 @@ static __attribute__((unused)) void unit_kj_log(void *data,
 			level == KJ_LOG_WARNING ? "warning: " : "", msg);
 }
 
-static __attribute__((unused)) struct kj_ctx *unit_kj_new(const char *root)
+UNIT_UNUSED
+static struct kj_ctx *unit_kj_new(const char *root)
 {
 	struct kj_ctx *kj = kj_ctx_new(root);
 
@@ -464,14 +464,15 @@ static __attribute__((unused)) struct kj_ctx *unit_kj_new(const char *root)
 	return kj;
 }
 
-static __attribute__((unused)) void unit_kj_free(void *kj)
+UNIT_UNUSED
+static void unit_kj_free(void *kj)
 {
 	kj_ctx_free(kj);
 }
 
 /* A context for root, freed when the test ends. */
-static __attribute__((unused)) struct kj_ctx *unit_kj(struct unit_ctx *ctx,
-						      const char *root)
+UNIT_UNUSED
+static struct kj_ctx *unit_kj(struct unit_ctx *ctx, const char *root)
 {
 	struct kj_ctx *kj = unit_kj_new(root);
 
@@ -482,7 +483,8 @@ static __attribute__((unused)) struct kj_ctx *unit_kj(struct unit_ctx *ctx,
 }
 
 /* The real system's context, for code that reads nothing below a root. */
-static __attribute__((unused)) struct kj_ctx *unit_kj_default(void)
+UNIT_UNUSED
+static struct kj_ctx *unit_kj_default(void)
 {
 	static struct kj_ctx *kj;
 
