@@ -25,7 +25,7 @@ struct elfcore_load {
 
 struct elfcore_spec {
 	int elf_class;			/* 32 or 64 */
-	uint16_t machine;		/* EM_386 */
+	uint16_t machine;		/* e_machine, from the architecture */
 	uint64_t page_offset;		/* kernel virtual = paddr + this */
 	uint64_t lowmem_limit;		/* above: no linear address */
 	const struct elfcore_note *notes;
