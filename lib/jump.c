@@ -64,6 +64,24 @@ static int need_loaded(const struct kj_ctx *ctx, const char *what, bool crash,
 	return 0;
 }
 
+/* sync(2) unless told not to, then reboot(2): 0 when control came back. */
+static int reboot_now(unsigned int cmd, unsigned int flags)
+{
+	if (!(flags & KJ_RUN_NO_SYNC))
+		sync();
+	return kexec_reboot(cmd);
+}
+
+/* Why reboot(2) refused, for a message; busy says what EBUSY means. */
+static const char *reboot_strerror(int ret, const char *busy)
+{
+	if (ret == -EPERM)
+		return "not permitted (needs CAP_SYS_BOOT)";
+	if (ret == -EBUSY && busy)
+		return busy;
+	return strerror(-ret);
+}
+
 int kj_exec(struct kj_ctx *ctx, unsigned int flags)
 {
 	bool comes_back;
@@ -79,12 +97,10 @@ int kj_exec(struct kj_ctx *ctx, unsigned int flags)
 		sync();
 	if (!(flags & KJ_RUN_NO_IFDOWN) && !comes_back)
 		ifdown_all(ctx);
-	ret = kexec_reboot(LINUX_REBOOT_CMD_KEXEC);
+	ret = reboot_now(LINUX_REBOOT_CMD_KEXEC, flags | KJ_RUN_NO_SYNC);
 	if (!ret)
 		return 0;	/* a preserve-context image returned */
-	kj_err(ctx, "exec: %s", ret == -EPERM ?
-	       "not permitted (needs CAP_SYS_BOOT)" :
-	       ret == -EBUSY ? KEXEC_EBUSY_TEXT : strerror(-ret));
+	kj_err(ctx, "exec: %s", reboot_strerror(ret, KEXEC_EBUSY_TEXT));
 	return ret;
 }
 
@@ -118,16 +134,12 @@ static bool has_kjump(const struct kj_ctx *ctx)
 
 static void jump_error(const struct kj_ctx *ctx, int ret, bool back)
 {
-	if (ret == -EPERM)
-		kj_err(ctx, "jump: not permitted (needs CAP_SYS_BOOT)");
-	else if (ret == -EINVAL && back)
+	if (ret == -EINVAL && back)
 		kj_err(ctx, "jump: the kernel refused to jump back (kexec_jump_buf_pfn= or kexec_backup= is not valid here; see dmesg)");
 	else if (ret == -EINVAL)
 		kj_err(ctx, "jump: the kernel refused LINUX_REBOOT_CMD_KJUMP (no crash kernel loaded, or loaded by a kernel without the kexec jump companion)");
-	else if (ret == -EBUSY)
-		kj_err(ctx, "jump: %s", "another kexec operation is in progress, or a task refused to freeze");
 	else
-		kj_err(ctx, "jump: %s", strerror(-ret));
+		kj_err(ctx, "jump: %s", reboot_strerror(ret, "another kexec operation is in progress, or a task refused to freeze"));
 }
 
 /* The companion's LINUX_REBOOT_CMD_KJUMP, into the crash slot or back. */
@@ -141,9 +153,7 @@ static int jump_kjump(const struct kj_ctx *ctx, unsigned int flags, bool back)
 		if (ret)
 			return ret;
 	}
-	if (!(flags & KJ_RUN_NO_SYNC))
-		sync();
-	ret = kexec_reboot(LINUX_REBOOT_CMD_KJUMP);
+	ret = reboot_now(LINUX_REBOOT_CMD_KJUMP, flags);
 	if (!ret)
 		return 0;	/* jumped, and the other kernel jumped back */
 	jump_error(ctx, ret, back);
@@ -163,13 +173,10 @@ static int jump_preserve(struct kj_ctx *ctx, unsigned int flags, bool back)
 		if (ret)
 			return ret;
 	}
-	if (!(flags & KJ_RUN_NO_SYNC))
-		sync();
-	ret = kexec_reboot(LINUX_REBOOT_CMD_KEXEC);
+	ret = reboot_now(LINUX_REBOOT_CMD_KEXEC, flags);
 	if (!ret)
 		return 0;
-	kj_err(ctx, "jump: %s", ret == -EPERM ?
-	       "not permitted (needs CAP_SYS_BOOT)" : strerror(-ret));
+	kj_err(ctx, "jump: %s", reboot_strerror(ret, NULL));
 	return ret;
 }
 
