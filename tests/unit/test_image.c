@@ -449,7 +449,8 @@ TEST(matches_brute_force)
 	CHECK_EQ_INT(memmap_add(&map, 0x100000, 0x800000, MEM_RAM), 0);
 	CHECK_EQ_INT(memmap_add(&map, 0x900000, 0x1000000, MEM_RAM), 0);
 	for (round = 0; round < 40; round++) {
-		image_init(img, unit_kj_default(), (rnd(&x) % 4) ? 0 : (rnd(&x) % 0x400) * 0x1000,
+		image_init(img, unit_kj_default(),
+			   (rnd(&x) % 4) ? 0 : (rnd(&x) % 0x400) * 0x1000,
 			   (rnd(&x) % 4) ? UINT64_MAX :
 					   0x800000 + rnd(&x) % 0x800000);
 		CHECK_EQ_INT(image_set_usable(img, &map), 0);

@@ -48,9 +48,11 @@ static int bzimage_check(const struct load_request *req)
 		       s->kernel);
 		return -EINVAL;
 	}
-	if (s->mode == KJ_LOAD_PRESERVE && s->mem_max < X86_MIB + bi.init_size) {
+	if (s->mode == KJ_LOAD_PRESERVE &&
+	    s->mem_max < X86_MIB + bi.init_size) {
 		kj_err(req->ctx, "%s: not relocatable, it needs 1 MiB-0x%llx inside --mem-max",
-		       s->kernel, (unsigned long long)(X86_MIB + bi.init_size - 1));
+		       s->kernel,
+		       (unsigned long long)(X86_MIB + bi.init_size - 1));
 		return -EINVAL;
 	}
 	return 0;
