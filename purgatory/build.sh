@@ -30,7 +30,7 @@ die() {
 [ $# -eq 2 ] || die "usage: $me SRCDIR OUTDIR"
 src=$1
 out=$2
-[ -f "$src/purgatory/entry.S" ] || die "$src does not look like the source tree"
+[ -f "$src/purgatory/arch/i386/entry.S" ] || die "$src does not look like the source tree"
 
 CC=${CC:-gcc}
 LD=${LD:-ld}
@@ -61,7 +61,7 @@ CFLAGS_P="-m32 -march=i386 -Os -std=c11 -g0
 	-Wall -Wextra -Werror
 	${PURGATORY_CFLAGS:-}"
 
-SOURCES="purgatory/entry.S purgatory/purgatory.c purgatory/verify.c
+SOURCES="purgatory/arch/i386/entry.S purgatory/purgatory.c purgatory/verify.c
 	purgatory/cmdline.c purgatory/console.c purgatory/serial.c
 	purgatory/string.c util/sha256.c"
 
@@ -70,6 +70,7 @@ for f in $SOURCES; do
 	o=$obj/$(basename "$f" | sed 's/\.[cS]$//').o
 	# shellcheck disable=SC2086 # CC and CFLAGS_P are word lists
 	$CC $CFLAGS_P -I "$src/include" -I "$src/purgatory" \
+		-I "$src/purgatory/arch/i386" \
 		-c "$src/$f" -o "$o" || die "compiling $f failed"
 	set -- "$@" "$o"
 done
@@ -84,7 +85,7 @@ link_at() {
 	base=$1
 	shift
 	# shellcheck disable=SC2086
-	$LD $ldflags -T "$src/purgatory/purgatory.lds" \
+	$LD $ldflags -T "$src/purgatory/arch/i386/purgatory.lds" \
 		--defsym=PURGATORY_BASE="$base" \
 		-Map "$obj/purgatory-$base.map" \
 		-o "$obj/purgatory-$base.elf" "$@" ||
@@ -129,8 +130,8 @@ params_offset=$(le32 "$bin" 24)
 memsz=$(le32 "$bin" 28)
 stack_top=$(le32 "$bin" 32)
 pp_size=$(sed -n 's/^#define[[:space:]]*PP_SIZE[[:space:]]*\([0-9][0-9]*\).*/\1/p' \
-	"$src/purgatory/asm-offsets.h")
-[ -n "$pp_size" ] || die "PP_SIZE not found in purgatory/asm-offsets.h"
+	"$src/purgatory/arch/i386/asm-offsets.h")
+[ -n "$pp_size" ] || die "PP_SIZE not found in purgatory/arch/i386/asm-offsets.h"
 
 [ "$first" = 235 ] || die "byte 0 is not a short jmp (0xeb) but $first"
 [ "$magic" = 1263161415 ] || die "bad header magic $magic"

@@ -38,7 +38,7 @@ cflags="-m32 -march=i686 -Os -std=c11 -g0 -ffreestanding -fno-builtin
 	-fno-pie -fno-stack-protector -fcf-protection=none
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns
 	-fno-delete-null-pointer-checks -mno-sse -mno-mmx -mno-80387
-	-Wall -Wextra -Werror -I $src/include"
+	-Wall -Wextra -Werror -I $src/include -I $src/purgatory/arch/i386"
 set --
 for f in "$hdir/harness-entry.S" "$hdir/harness.c" "$work/purgatory-blob.c" \
 	 "$src/util/sha256.c"; do
