@@ -2,12 +2,16 @@
 /*
  * The contract between the kexec tool and purgatory.
  *
- * Purgatory is a flat, position-independent i386 blob.  Its first bytes are
+ * Purgatory is a flat, position-independent blob.  Its first bytes are
  * a struct purgatory_header; the tool copies the blob into a segment, fills
  * the struct purgatory_params found at header.params_offset, and makes the
- * blob's first byte the kexec entry point.  Purgatory runs with paging off
- * in flat 32-bit protected mode, needs no relocation and reads nothing but
- * this block.  All addresses are physical.
+ * blob's first byte the kexec entry point.  Purgatory needs no relocation
+ * and reads nothing but this block.  All addresses are physical.
+ *
+ * The register block is the one arch-specific part: struct purgatory_regs
+ * comes from purgatory/arch/<arch>/purgatory-regs.h, found through the
+ * include path (-I purgatory/arch/$(PURGATORY_ARCH)), together with how
+ * that arch enters purgatory and leaves it.
  *
  * Shared by 32- and 64-bit builds of the tool: fixed-width types only.
  */
@@ -15,6 +19,8 @@
 #define KJUMP_PURGATORY_PARAMS_H
 
 #include <stdint.h>
+
+#include "purgatory-regs.h"
 
 #define PURGATORY_MAGIC		0x4b4a5047u	/* "GPJK" */
 #define PURGATORY_VERSION	1u
@@ -41,15 +47,10 @@ struct purgatory_region {
 	uint64_t len;
 } __attribute__((packed));
 
-/* Registers loaded right before jumping to eip; 32-bit boot protocol. */
-struct purgatory_regs {
-	uint32_t eax, ebx, ecx, edx, esi, edi, esp, ebp, eip;
-} __attribute__((packed));
-
 struct purgatory_params {
 	uint32_t magic;			/* PURGATORY_MAGIC, checked by tool */
 	uint32_t flags;			/* PGF_* */
-	struct purgatory_regs regs;
+	struct purgatory_regs regs;	/* arch: purgatory-regs.h */
 	uint32_t nr_regions;
 	struct purgatory_region regions[PURGATORY_MAX_REGIONS];
 	uint8_t  sha256[32];		/* digest over all regions in order */

@@ -8,6 +8,7 @@
 #include "asm-offsets.h"	/* its _Static_asserts are checked here */
 #include "hw.h"
 #include "purgatory.h"
+#include "purgatory-arch.h"
 
 /*
  * Filled in by the tool in its copy of the blob before kexec_load; the
@@ -82,6 +83,5 @@ void purgatory_main(struct purgatory_params *p)
 	if ((p->flags & PGF_JUMP_BACK_ENTRY) && p->jump_back_entry)
 		add_jump_back_entry(p, &con);
 
-	con_say(&con, "purgatory: starting 0x%x, esi 0x%x\n",
-		p->regs.eip, p->regs.esi);
+	arch_say_start(&con, &p->regs);
 }

@@ -7,10 +7,12 @@
 #
 #   tests/qemu/purgatory/run.sh SRCDIR BUILDDIR
 #
-# Builds the blob (purgatory/build.sh) and the harness under
+# Takes the blob the build made (purgatory/purgatory-blob.c of the top
+# build directory: KJUMP_BUILDDIR, else BUILDDIR/../..; PURGATORY_BLOB
+# names another one), builds the harness around it under
 # BUILDDIR/purgatory-qemu, runs every scenario, prints PASS:/FAIL: lines
 # and exits 0 if all passed, 1 if not, 77 if qemu is missing (automake's
-# "skipped").  Environment: CC, LD, OBJCOPY (as build.sh), QEMU, TIMEOUT.
+# "skipped").  Run "make" first.  Environment: CC, LD, QEMU, TIMEOUT.
 
 set -eu
 
@@ -30,17 +32,18 @@ fi
 
 work=$build/purgatory-qemu
 mkdir -p "$work"
-sh "$src/purgatory/build.sh" "$src" "$work" > "$work/build.log" ||
-	{ cat "$work/build.log"; echo "FAIL: purgatory-qemu/build: purgatory/build.sh"; exit 1; }
+blob=${PURGATORY_BLOB:-${KJUMP_BUILDDIR:-$build/../..}/purgatory/purgatory-blob.c}
+[ -f "$blob" ] ||
+	{ echo "FAIL: purgatory-qemu/build: no $blob (run make first)"; exit 1; }
 
 hdir=$src/tests/qemu/purgatory
 cflags="-m32 -march=i686 -Os -std=c11 -g0 -ffreestanding -fno-builtin
 	-fno-pie -fno-stack-protector -fcf-protection=none
 	-fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns
 	-fno-delete-null-pointer-checks -mno-sse -mno-mmx -mno-80387
-	-Wall -Wextra -Werror -I $src/include"
+	-Wall -Wextra -Werror -I $src/include -I $src/purgatory/arch/i386"
 set --
-for f in "$hdir/harness-entry.S" "$hdir/harness.c" "$work/purgatory-blob.c" \
+for f in "$hdir/harness-entry.S" "$hdir/harness.c" "$blob" \
 	 "$src/util/sha256.c"; do
 	o=$work/$(basename "$f" | sed 's/\.[cS]$//')-h.o
 	# shellcheck disable=SC2086

@@ -7,7 +7,7 @@
  * 0(%esp) holding the caller's return address (preserve-context) or 0.
  * The blob may sit at any address, so everything here is addressed
  * relative to %ebx = our run-time base, found with call/pop; no absolute
- * address is ever assembled in (build.sh proves that).
+ * address is ever assembled in (purgatory/mkblob proves that).
  *
  * On the way out every general register, esp included, is loaded from
  * params.regs and we enter params.regs.eip with CS=0x10, DS..SS=0x18 from
