@@ -320,7 +320,10 @@ if [ -z "${KEXEC_TEST:-}" ] && [ -n "${KEXEC:-}" ]; then
 	kt=$(dirname "$KEXEC")/../../kexec_test/kexec_test
 	[ -f "$kt" ] && export KEXEC_TEST=$kt
 fi
-imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs}
+# The images hold this tree's guest files: one directory per source tree,
+# so that a run in another tree (another worktree) cannot rebuild them
+# between this run's build and its boot.
+imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs-$(printf '%s' "$top" | sha256sum | cut -c1-12)}
 # A holds the kernel, so each kernel config gets its own images; sharing
 # one directory would rebuild them on every switch.
 [ "$kconfig" = base ] || imgdir=$imgdir-$kconfig
