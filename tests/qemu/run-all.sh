@@ -11,17 +11,19 @@
 # run-scenario.sh.
 here=$(cd "$(dirname "$0")" && pwd)
 
+# Every scenarios/NAME.guest.sh is a scenario (its "#: " header holds the
+# host's settings; see run-scenario.sh).
 if [ "${1:-}" = --list ]; then
-	for f in "$here"/scenarios/*.host; do
+	for f in "$here"/scenarios/*.guest.sh; do
 		f=${f##*/}
-		echo "${f%.host}"
+		echo "${f%.guest.sh}"
 	done
 	exit 0
 fi
 if [ $# = 0 ]; then
-	for f in "$here"/scenarios/*.host; do
+	for f in "$here"/scenarios/*.guest.sh; do
 		f=${f##*/}
-		set -- "$@" "${f%.host}"
+		set -- "$@" "${f%.guest.sh}"
 	done
 fi
 failed=0

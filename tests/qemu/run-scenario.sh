@@ -1,55 +1,82 @@
 #!/bin/bash
-# Boot one QEMU scenario and judge it from the host.
+# Run one QEMU scenario and judge it:  run-scenario.sh NAME
 #
-#   run-scenario.sh NAME
+# A scenario is one file, scenarios/NAME.guest.sh.  It runs in the guest
+# (in kernel A, and again in every kexec'd kernel B) and judges its own
+# facts: each check prints "KJ <stage>: check WHAT ok" or
+# "KJ <stage>: FAIL WHAT: WHY" (guest/common.sh), and /init ends each stage
+# with "KJ <stage>: end rc=N checks=N failed=N marker=M".  The host keeps
+# only generic rules, read from the "#: " lines of that file (its header):
 #
-# NAME has two parts in tests/qemu/scenarios/:
-#   NAME.guest.sh  runs in the guest as /scenarios/NAME.sh, in kernel A and
-#                  again in any kernel B it kexecs into (see guest/common.sh);
-#   NAME.host      what the host expects on the serial console, one
-#                  directive a line ('#' starts a comment line):
-#     expect SECS REGEX  the next serial line matching REGEX (grep -E) must
-#                        appear within SECS of the previous match; the
-#                        expects are matched in order
-#     reject REGEX       no serial line may match REGEX, at any time
+#     timeout SECS       the whole scenario, all boots (default 180)
+#     silence SECS       fail when the console prints nothing for SECS
+#                        (default 90)
 #     append WORDS       extra words for A's kernel command line
-#     timeout SECS       bound on the whole run (default 180)
-#     config NAME        boot a kernel built with build-kernel.sh -c NAME
-#                        (e.g. pae) instead of $KJUMP_KERNEL_CONFIG/base
-#     disk MIB           give the guest a fresh, zeroed raw disk of MIB MiB
-#                        (LOGDIR/NAME.disk.img) as a virtio-blk drive, /dev/vda
+#     mark STAGE.start [SECS]
+#     mark STAGE.end [SECS]
+#     mark STAGE.reboot [SECS]
+#                        the stage lines the run must show, in this order,
+#                        each within SECS of the one before (default: no
+#                        limit of its own, except 60 s for the first mark
+#                        of a boot).  STAGE.start is /init's
+#                        "KJ STAGE: start scenario=NAME ... boot=N marker=M"
+#                        (for any start but a boot's first, a kernel banner
+#                        must come before it: a kernel really booted);
+#                        STAGE.end is "KJ STAGE: end rc=0 checks=N failed=0
+#                        marker=M" with N >= 1, and ends the run (only
+#                        with no-poweroff may a console mark come last);
+#                        STAGE.reboot is the guest's request for another
+#                        boot ("KJ STAGE: reboot-host boot=N rc=0 checks=N
+#                        failed=0 marker=M"): the guest powers off and the
+#                        host starts QEMU again with the same disk and
+#                        kjump.boot=N+1.  Default: mark A.start, mark A.end.
+#     console SECS REGEX a console line that no guest shell can judge (a
+#                        bare test image such as kexec_test, which only
+#                        has the serial port), in order with the marks;
+#                        it may also be a guest line that orders such
+#                        lines ("KJ A: trip 2 exec")
+#     reject REGEX       a console line that must never appear (the same
+#                        use)
+#     config NAME        build-kernel.sh -c NAME instead of base
+#     disk MIB           a fresh, zeroed raw disk of MIB MiB
+#                        (LOGDIR/NAME.disk.img) as virtio-blk, /dev/vda;
+#                        every boot of the run sees the same file
 #     memory MIB         guest RAM (default 512)
 #     smp N              vCPUs (default 2)
-#     no-poweroff        the guest ends without powering off (a bare test
-#                        image such as kexec_test halts): once the last
-#                        expect has matched, the host stops QEMU itself
-#                        and judges the whole log
-#     xfail REASON       the run is known to fail: report XFAIL (exit 0)
-#                        when it fails, FAIL when it passes
-#     skip REASON        do not run at all: report SKIP (exit 77); meant
-#                        for "ours skip" / "debian skip"
+#     no-poweroff        the guest ends without powering off (kexec_test
+#                        halts): after the last mark the host stops QEMU
+#     xfail REASON       known to fail: XFAIL (exit 0) when it fails, FAIL
+#                        when it passes
+#     skip REASON        do not run: SKIP (exit 77)
 #     allow-panic-after REGEX
-#                        an intended crash: from the first serial line
-#                        matching REGEX up to the next kernel banner
-#                        ("Linux version N"), lines matching "Kernel panic"
-#                        or "Call Trace" are not kernel errors.  Everything
-#                        else (Oops, BUG:, WARNING:) still is, and so is
-#                        any panic before REGEX or after the banner.
+#                        an intended crash: from the first line matching
+#                        REGEX up to the next kernel banner, lines matching
+#                        "Kernel panic" or "Call Trace" are not kernel
+#                        errors (Oops, BUG:, WARNING: still are)
 #     allow-warning REGEX
-#                        a known kernel WARNING that is not the test's
-#                        subject: a "WARNING:" line that also matches REGEX
-#                        and its report up to "---[ end trace" (80 lines
-#                        at most) are not
-#                        kernel errors.  Any other WARNING still is.
+#                        one known WARNING that is not the test's subject:
+#                        a "WARNING:" line matching REGEX and its report up
+#                        to "---[ end trace" (80 lines at most)
 #   A directive prefixed with "ours " or "debian " applies only when
 #   testing that kexec.  In REGEX and WORDS, @MARKER@ is this run's random
-#   marker (also passed to A as kjump.marker=), @IMPL@ the kexec under
-#   test and @SCENARIO@ the name.
+#   marker (also on A's command line as kjump.marker=), @IMPL@ the kexec
+#   under test and @SCENARIO@ the name.
 #
-# Every run also fails on a kernel error on the console (Oops, BUG:,
-# WARNING:, Call Trace, Kernel panic; see allow-panic-after), when QEMU
-# exits before the last expect (a triple fault ends QEMU because of
-# -no-reboot), or when the guest does not power off after the last expect.
+# Before a kernel stage passes control to another one (kexec -e, -j, a
+# crash), it says "KJ S: handover to T [(TEXT)]" (kj_handover); the next report line
+# must then come from T ("KJ T: ...", or "kexec_test: ..." for T=kexec_test).
+# So the order of the stages is proven without a regex per round trip.
+#
+# Every run also fails on: a guest FAIL line; a "kexec_test: FAIL" or
+# "kexec_test: check X: FAIL" line; a start, end or reboot-host line out of
+# the order of the marks; a kernel error on the console (Oops, BUG:,
+# WARNING:, Call Trace, Kernel panic; see allow-panic-after and
+# allow-warning); QEMU exiting before a boot's last mark (a triple fault
+# ends QEMU because of -no-reboot); the guest not powering off within 30 s
+# of a boot's last mark; the timeouts above.
+#
+# The serial log is read as it grows, one line at a time, from one open
+# file descriptor (each line is looked at once).
 #
 # Environment:
 #   KEXEC              our static i386 kexec (needed when KEXEC_IMPL=ours)
@@ -62,9 +89,9 @@
 #   KJUMP_KERNEL_CONFIG  fragment for build-kernel.sh -c (default base)
 #   KJUMP_BZIMAGE      use this bzImage instead of building the kernel
 #   KJUMP_TIMEOUT_SCALE  multiply every timeout by this integer (default 1)
-#   KJUMP_VERBOSE=1    print each matched step with its time on stderr
-#   KJUMP_HOST_FILE    read the directives from this file instead of
-#                      scenarios/NAME.host (bench.sh: other run counts)
+#   KJUMP_VERBOSE=1    print each matched mark with its time on stderr
+#   KJUMP_HOST_FILE    read the "#: " directives from this file instead of
+#                      the scenario's header (bench.sh: other run counts)
 #
 # Prints exactly one line on stdout:
 #   PASS: qemu/NAME (X.Ys)     exit 0  (X.Y: QEMU start to QEMU exit)
@@ -72,6 +99,8 @@
 #   SKIP: qemu/NAME: REASON    exit 77 (no qemu-system-i386 or kernel source)
 #   XFAIL: qemu/NAME: REASON (FAILURE)   exit 0, only with an xfail directive
 # With KEXEC_IMPL=debian the name reads qemu/NAME@debian.
+# (bash: run as "sh run-scenario.sh NAME" too)
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 export LC_ALL=C
 
@@ -84,10 +113,14 @@ verbose=${KJUMP_VERBOSE:-0}
 impl=${KEXEC_IMPL:-ours}
 badre='Oops|BUG:|WARNING:|Call Trace|Kernel panic'
 panicre='Kernel panic|Call Trace'  # what allow-panic-after tolerates
-bannerre='Linux version [0-9]'      # a kernel starting: ends that window
+bannerre='Linux version [0-9]'      # a kernel starting
+imagefailre='^kexec_test: (check [^:]*: )?FAIL'
+# a guest report line from /dev/kmsg: "[    1.234567] KJ A: ...", possibly
+# after other console output on the same line
+kjre='\[ *[0-9]+\.[0-9]+\] (KJ [^ :]+: .*)$'
 
 if [ $# != 1 ]; then
-	echo "usage: $0 NAME   (scenarios: $(cd "$here/scenarios" && ls *.host | sed 's/\.host$//' | tr '\n' ' '))" >&2
+	echo "usage: $0 NAME   (scenarios: $("$here/run-all.sh" --list | tr '\n' ' '))" >&2
 	exit 2
 fi
 name=$1
@@ -99,6 +132,7 @@ esac
 base=$name
 [ "$impl" = ours ] || base=$name@$impl
 serial=$logdir/$base.serial.log
+steps=$logdir/$base.steps
 
 qemu_pid=
 xfail=
@@ -118,7 +152,7 @@ fail() {
 		tail -n 40 "$serial" | tr -d '\r' | sed 's/^/  serial| /' >&2
 		echo "--- end of serial log" >&2
 	fi
-	[ $started = 1 ] && [ -s "$logdir/$base.steps" ] && sed 's/^/  step| /' "$logdir/$base.steps" >&2
+	[ $started = 1 ] && [ -s "$steps" ] && sed 's/^/  step| /' "$steps" >&2
 	result FAIL 1 ": $*"
 }
 
@@ -152,9 +186,10 @@ secs() {        # secs MICROSECONDS -> "X.Y"
 }
 
 # --- preconditions ---
-hostfile=${KJUMP_HOST_FILE:-$here/scenarios/$name.host}
-[ -f "$hostfile" ] && [ -f "$here/scenarios/$name.guest.sh" ] ||
-	fail "no such scenario (need $hostfile and scenarios/$name.guest.sh)"
+sfile=$here/scenarios/$name.guest.sh
+hostfile=${KJUMP_HOST_FILE:-$sfile}
+[ -f "$sfile" ] || fail "no such scenario (need scenarios/$name.guest.sh)"
+[ -f "$hostfile" ] || fail "KJUMP_HOST_FILE=$hostfile: no such file"
 command -v qemu-system-i386 >/dev/null 2>&1 || skip "qemu-system-i386 not installed"
 if [ -z "${KJUMP_BZIMAGE:-}" ]; then
 	tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -167,7 +202,7 @@ fi
 mkdir -p "$logdir" || fail "cannot create $logdir"
 rm -f "$serial" "$logdir/$base".*
 
-# --- the host's expectations ---
+# --- the header ---
 marker=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 subst() {
 	local s=$1
@@ -176,63 +211,96 @@ subst() {
 	s=${s//@SCENARIO@/$name}
 	printf '%s' "$s"
 }
-exp_t=() exp_re=() rejects=() extra= allow_after= allow_warn= skip_why=
-total=180
+# the marks: kind (start, end, reboot, console), stage, timeout, regex
+mk_kind=() mk_stage=() mk_t=() mk_re=()
+rejects=() extra= allow_after= allow_warn= skip_why=
+total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
 disk_mib= mem_mib=512 smp=2 no_poweroff=0
+hname=${hostfile##*/}
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
 	lineno=$((lineno + 1))
-	case $line in '' | '#'*) continue ;; esac
+	case $line in '#: '*) line=${line#'#: '} ;; *) continue ;; esac
 	read -r kw rest <<<"$line"
 	case $kw in
 	ours | debian)
 		[ "$kw" = "$impl" ] || continue
 		read -r kw rest <<<"$rest" ;;
 	esac
+	bad="$hname:$lineno: bad directive '$line'"
 	case $kw in
-	expect)
+	mark)
+		read -r m t <<<"$rest"
+		[[ ${t:-0} =~ ^[0-9]+$ ]] &&
+			[[ $m =~ ^([A-Za-z0-9_]+)\.(start|end|reboot)$ ]] ||
+			fail "$bad (mark STAGE.start|end|reboot [SECS])"
+		mk_stage+=("${BASH_REMATCH[1]}")
+		mk_kind+=("${BASH_REMATCH[2]}")
+		mk_t+=("$((${t:-0} * scale))")
+		mk_re+=("") ;;
+	console)
 		read -r t re <<<"$rest"
-		[[ $t =~ ^[0-9]+$ ]] && [ -n "$re" ] ||
-			fail "${hostfile##*/}:$lineno: expect SECS REGEX"
-		exp_t+=("$((t * scale))")
-		exp_re+=("$(subst "$re")") ;;
+		[[ $t =~ ^[0-9]+$ ]] && [ -n "$re" ] || fail "$bad (console SECS REGEX)"
+		mk_kind+=(console) mk_stage+=("")
+		mk_t+=("$((t * scale))")
+		mk_re+=("$(subst "$re")") ;;
 	reject)
-		[ -n "$rest" ] || fail "${hostfile##*/}:$lineno: reject REGEX"
+		[ -n "$rest" ] || fail "$bad (reject REGEX)"
 		rejects+=("$(subst "$rest")") ;;
 	append) extra="$extra $(subst "$rest")" ;;
 	xfail) xfail=${rest:-known failure} ;;
-	skip) skip_why=${rest:-skipped by $name.host} ;;
+	skip) skip_why=${rest:-skipped by $hname} ;;
 	allow-panic-after)
-		[ -n "$rest" ] || fail "${hostfile##*/}:$lineno: allow-panic-after REGEX"
+		[ -n "$rest" ] || fail "$bad (allow-panic-after REGEX)"
 		allow_after=$(subst "$rest") ;;
 	allow-warning)
-		[ -n "$rest" ] || fail "${hostfile##*/}:$lineno: allow-warning REGEX"
+		[ -n "$rest" ] || fail "$bad (allow-warning REGEX)"
 		allow_warn=$(subst "$rest") ;;
 	timeout)
-		[[ $rest =~ ^[0-9]+$ ]] || fail "${hostfile##*/}:$lineno: timeout SECS"
+		[[ $rest =~ ^[0-9]+$ ]] || fail "$bad (timeout SECS)"
 		total=$rest ;;
+	silence)
+		[[ $rest =~ ^[0-9]+$ ]] || fail "$bad (silence SECS)"
+		silence=$rest ;;
 	config)
-		[[ $rest =~ ^[A-Za-z0-9_-]+$ ]] || fail "${hostfile##*/}:$lineno: config NAME"
+		[[ $rest =~ ^[A-Za-z0-9_-]+$ ]] || fail "$bad (config NAME)"
 		kconfig=$rest ;;
 	disk)
-		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "${hostfile##*/}:$lineno: disk MIB"
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (disk MIB)"
 		disk_mib=$rest ;;
 	memory)
-		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "${hostfile##*/}:$lineno: memory MIB"
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (memory MIB)"
 		mem_mib=$rest ;;
 	smp)
-		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "${hostfile##*/}:$lineno: smp N"
+		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (smp N)"
 		smp=$rest ;;
 	no-poweroff)
-		[ -z "$rest" ] || fail "${hostfile##*/}:$lineno: no-poweroff takes no argument"
+		[ -z "$rest" ] || fail "$bad (no-poweroff takes no argument)"
 		no_poweroff=1 ;;
-	*) fail "${hostfile##*/}:$lineno: unknown directive '$kw'" ;;
+	*) fail "$hname:$lineno: unknown directive '$kw'" ;;
 	esac
 done <"$hostfile"
 [ -z "$skip_why" ] || { xfail=; skip "$skip_why"; }
-[ ${#exp_re[@]} -gt 0 ] || fail "${hostfile##*/} has no expect line"
+if [ ${#mk_kind[@]} = 0 ]; then
+	mk_kind=(start end) mk_stage=(A A) mk_t=(0 0) mk_re=("" "")
+fi
+nmarks=${#mk_kind[@]}
+[ "${mk_kind[nmarks - 1]}" = end ] ||
+	{ [ $no_poweroff = 1 ] && [ "${mk_kind[nmarks - 1]}" = console ]; } ||
+	fail "$hname: the last mark must be STAGE.end (or, with no-poweroff, a console mark)"
+# A boot begins with a start mark: the first mark and every one after a
+# reboot mark.
+for ((i = 0; i < nmarks; i++)); do
+	if [ $i = 0 ] || [ "${mk_kind[i - 1]}" = reboot ]; then
+		[ "${mk_kind[i]}" = start ] || fail "$hname: a boot must begin with a STAGE.start mark"
+		[ "${mk_t[i]}" = 0 ] && mk_t[i]=$((60 * scale))
+	fi
+	[ "${mk_kind[i]}" = end ] && [ $i != $((nmarks - 1)) ] &&
+		fail "$hname: only the last mark may be STAGE.end"
+done
 total=$((total * scale))
+silence=$((silence * scale))
 poweroff_t=$((30 * scale))
 
 # --- kernel and initramfs ---
@@ -252,7 +320,10 @@ if [ -z "${KEXEC_TEST:-}" ] && [ -n "${KEXEC:-}" ]; then
 	kt=$(dirname "$KEXEC")/../../kexec_test/kexec_test
 	[ -f "$kt" ] && export KEXEC_TEST=$kt
 fi
-imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs}
+# The images hold this tree's guest files: one directory per source tree,
+# so that a run in another tree (another worktree) cannot rebuild them
+# between this run's build and its boot.
+imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs-$(printf '%s' "$top" | sha256sum | cut -c1-12)}
 # A holds the kernel, so each kernel config gets its own images; sharing
 # one directory would rebuild them on every switch.
 [ "$kconfig" = base ] || imgdir=$imgdir-$kconfig
@@ -264,52 +335,153 @@ fi
 cmdline="${extra# } console=ttyS0,115200 panic=-1 kjump.scenario=$name kjump.impl=$impl kjump.marker=$marker"
 cmdline=${cmdline# }
 
-# Lines 1..N of the serial log that are complete (end in a newline), or all
-# of them once QEMU has gone; carriage returns dropped, and a guest report
-# line ("[ 1.234567] KJ A: ...", from /dev/kmsg) cut down to "KJ A: ...",
-# even when some console output came before it on the same line.
-complete_lines() {
-	if [ "$1" = all ]; then
-		tr -d '\r' <"$serial"
-	else
-		head -n "$(wc -l <"$serial")" "$serial" | tr -d '\r'
-	fi | sed -E 's/^.*\[ *[0-9]+\.[0-9]+\] (KJ [^ :]+: )/\1/'
+# --- judging the console, one line at a time ---
+cur=0           # the next mark to match
+boot=1
+banner=0        # a kernel banner since the last mark
+inwarn=0 wl=0   # inside a tolerated WARNING report
+pstate=0        # allow-panic-after: 0 before REGEX, 1 in the window, 2 after
+lines=0         # serial lines read
+checks=0        # "check ... ok" lines seen
+handover=       # the stage that must report next ("KJ S: handover to T")
+handover_from= handovers=0
+
+markname() {    # markname INDEX: how the steps file and errors name it
+	case ${mk_kind[$1]} in
+	console) echo "console /${mk_re[$1]}/" ;;
+	*) echo "${mk_stage[$1]}.${mk_kind[$1]}" ;;
+	esac
 }
 
-# Drop the lines allow-panic-after tolerates: those matching $panicre from
-# the first line matching $allow_after to the next kernel banner.  Also
-# drop each WARNING report allow-warning tolerates: from a "WARNING:" line
-# matching $allow_warn to its "---[ end trace" line.
-tolerated_dropped() {
-	if [ -z "$allow_after" ] && [ -z "$allow_warn" ]; then
-		cat
+matched() {     # the current mark has been seen
+	now
+	printf '%6ss  %d/%d  %s  line %d  (%d checks ok, %d hand-overs so far)\n' \
+		"$(secs $((now_us - t0)))" $((cur + 1)) $nmarks "$(markname $cur)" \
+		$lines $checks $handovers >>"$steps"
+	[ "$verbose" = 1 ] && tail -n 1 "$steps" >&2
+	cur=$((cur + 1))
+	banner=0
+	mark_deadline=0
+	[ $cur -lt $nmarks ] && [ "${mk_t[cur]}" != 0 ] &&
+		mark_deadline=$((now_us + mk_t[cur] * 1000000))
+}
+
+# the kernel-error scan, with the allow-panic-after window and the
+# allow-warning report skipped
+scan_errors() {
+	local l=$1
+	if [ $inwarn = 1 ]; then
+		wl=$((wl + 1))
+		if [[ $l == *'---[ end trace'* ]] || [ $wl -gt 80 ]; then
+			inwarn=0
+		fi
 		return
 	fi
-	KJ_FROM=$allow_after KJ_OK=$panicre KJ_TO=$bannerre KJ_WARN=$allow_warn awk '
-		BEGIN { from = ENVIRON["KJ_FROM"]; ok = ENVIRON["KJ_OK"]
-			to = ENVIRON["KJ_TO"]; warn = ENVIRON["KJ_WARN"] }
-		inwarn && (/---\[ end trace/ || ++wl > 80) { inwarn = 0; next }
-		inwarn { next }
-		warn != "" && /WARNING:/ && $0 ~ warn { inwarn = 1; wl = 0; next }
-		from == "" { print; next }
-		state == 0 && $0 ~ from { state = 1; print; next }
-		state == 1 && $0 ~ to { state = 2 }
-		state == 1 && $0 ~ ok { next }
-		{ print }'
+	if [ -n "$allow_warn" ] && [[ $l == *WARNING:* ]] && [[ $l =~ $allow_warn ]]; then
+		inwarn=1 wl=0
+		return
+	fi
+	if [ -n "$allow_after" ]; then
+		if [ $pstate = 0 ] && [[ $l =~ $allow_after ]]; then
+			pstate=1
+		elif [ $pstate = 1 ]; then
+			if [[ $l =~ $bannerre ]]; then
+				pstate=2
+			elif [[ $l =~ $panicre ]]; then
+				return
+			fi
+		fi
+	fi
+	[[ $l =~ $badre ]] && fail "kernel error on the console: $l"
 }
 
-# check_bad all|complete: fail on a kernel error or a reject match.
-check_bad() {
-	local hit r
-	[ -f "$serial" ] || return 0
-	if hit=$(complete_lines "$1" | tolerated_dropped | grep -m 1 -E -- "$badre"); then
-		fail "kernel error on the console: $hit"
+# a start, end or reboot-host line of stage $1 ($2: the text after "KJ S: ")
+stage_line() {
+	local st=$1 msg=$2 kind want n
+	case $msg in
+	'start scenario='*) kind=start ;;
+	'end rc='*) kind=end ;;
+	'reboot-host '*) kind=reboot ;;
+	esac
+	if [ $cur -ge $nmarks ] || [ "${mk_kind[cur]}" != $kind ] ||
+		[ "${mk_stage[cur]}" != "$st" ]; then
+		want="after the last mark"
+		[ $cur -lt $nmarks ] && want="while waiting for $(markname $cur)"
+		fail "unexpected 'KJ $st: $msg' $want"
 	fi
-	for r in "${rejects[@]}"; do
-		if hit=$(complete_lines "$1" | grep -m 1 -E -- "$r"); then
-			fail "rejected line /$r/: $hit"
+	case $kind in
+	start)
+		want="start scenario=$name impl=[a-z]+ boot=$boot marker=$marker( |\$)"
+		# the host set the first stage's implementation
+		[ $cur = 0 ] || [ "${mk_kind[cur - 1]}" = reboot ] &&
+			want="start scenario=$name impl=$impl boot=$boot marker=$marker( |\$)"
+		[[ $msg =~ ^$want ]] || fail "$st started with the wrong words (want /$want/): $msg"
+		if ! { [ $cur = 0 ] || [ "${mk_kind[cur - 1]}" = reboot ]; } && [ $banner = 0 ]; then
+			fail "$st started with no kernel banner (/$bannerre/) since the last mark"
+		fi ;;
+	end | reboot)
+		if [ $kind = end ]; then
+			want="^end rc=0 checks=([0-9]+) failed=0 marker=$marker\$"
+		else
+			want="^reboot-host boot=$boot rc=0 checks=([0-9]+) failed=0 marker=$marker\$"
 		fi
+		[[ $msg =~ $want ]] || fail "$st did not end well (want /$want/): $msg"
+		n=${BASH_REMATCH[1]}
+		[ "$n" -ge 1 ] || fail "$st ended without a single check: $msg" ;;
+	esac
+	matched
+}
+
+line() {
+	local l=${1//$'\r'/} r st msg
+	lines=$((lines + 1))
+	[[ $l =~ $kjre ]] && l=${BASH_REMATCH[1]}
+	scan_errors "$l"
+	[[ $l =~ $bannerre ]] && banner=1
+	[[ $l =~ $imagefailre ]] && fail "the test image failed: $l"
+	for r in "${rejects[@]}"; do
+		[[ $l =~ $r ]] && fail "rejected line /$r/: $l"
 	done
+	st=
+	if [[ $l =~ ^KJ\ ([^ :]+):\ (.*)$ ]]; then
+		st=${BASH_REMATCH[1]} msg=${BASH_REMATCH[2]}
+	elif [[ $l == 'kexec_test: '* ]]; then
+		st=kexec_test msg=${l#kexec_test: }
+	fi
+	if [ -n "$st" ] && [ -n "$handover" ]; then
+		[[ $msg == 'FAIL '* ]] && fail "$st: ${msg#FAIL }"
+		[ "$st" = "$handover" ] ||
+			fail "$handover_from handed over to $handover, but the next report is from $st: $l"
+		handover=
+	fi
+	if [ "$st" = kexec_test ]; then
+		:
+	elif [ -n "$st" ]; then
+		case $msg in
+		'FAIL '*) fail "$st: ${msg#FAIL }" ;;
+		'handover to '*)
+			handover=${msg#handover to } handover_from=$st
+			handover=${handover%% *}
+			handovers=$((handovers + 1)) ;;
+		'check '*' ok') checks=$((checks + 1)) ;;
+		'start scenario='* | 'end rc='* | 'reboot-host '*)
+			stage_line "$st" "$msg"
+			return ;;
+		esac
+	fi
+	if [ $cur -lt $nmarks ] && [ "${mk_kind[cur]}" = console ] &&
+		[[ $l =~ ${mk_re[cur]} ]]; then
+		matched
+	fi
+}
+
+# last mark of the boot that is running: the next end or reboot mark
+boot_last() {
+	local i
+	for ((i = cur; i < nmarks; i++)); do
+		case ${mk_kind[i]} in end | reboot) echo $i; return ;; esac
+	done
+	echo $((nmarks - 1))
 }
 
 # --- run QEMU (one at a time: a lock shared by every run-scenario.sh) ---
@@ -317,17 +489,22 @@ mkdir -p "$cache"
 exec 8>"$cache/.qemu.lock"
 flock 8 || fail "cannot lock $cache/.qemu.lock"
 
+nboots=1
+for k in "${mk_kind[@]}"; do [ "$k" = reboot ] && nboots=$((nboots + 1)); done
 {
 	echo "scenario: $name"
 	echo "impl: $impl${KEXEC:+ (KEXEC=$KEXEC)}"
 	echo "marker: $marker"
 	echo "kernel: $bzimage (config $kconfig)"
 	echo "machine: ${mem_mib} MiB, $smp vCPUs${disk_mib:+, virtio disk $disk_mib MiB}"
+	echo "boots: $nboots"
+	echo "marks:$(for ((i = 0; i < nmarks; i++)); do printf ' %s' "$(markname $i)"; done)"
 	echo "initrd: $imgdir/initrd-a.cpio.gz"
-	echo "cmdline: $cmdline"
+	echo "cmdline: $cmdline kjump.boot=1"
 } >"$logdir/$base.meta"
-: >"$logdir/$base.steps"
+: >"$steps"
 : >"$serial"
+exec 7<"$serial"
 drive=()
 if [ -n "$disk_mib" ]; then
 	disk=$logdir/$base.disk.img
@@ -338,84 +515,91 @@ fi
 
 now
 t0=$now_us
-started=1
-qemu-system-i386 -accel tcg -nodefaults -no-reboot -nographic \
-	-m "$mem_mib" -smp "$smp" "${drive[@]}" \
-	-serial "file:$serial" \
-	-d guest_errors,cpu_reset -D "$logdir/$base.qemu-debug.log" \
-	-kernel "$bzimage" -initrd "$imgdir/initrd-a.cpio.gz" \
-	-append "$cmdline" \
-	</dev/null >"$logdir/$base.qemu.log" 2>&1 8>&- &
-qemu_pid=$!
-echo "$qemu_pid" >"$logdir/$base.qemu.pid"
-
-step=0
-nsteps=${#exp_re[@]}
-pos=0                           # serial lines already consumed by expects
 total_deadline=$((t0 + total * 1000000))
-step_deadline=$((t0 + exp_t[0] * 1000000))
-gone=0
+started=1
+partial=
 while :; do
-	alive || gone=1
-	which=complete
-	[ $gone = 1 ] && which=all
-	check_bad $which
-	while [ $step -lt $nsteps ]; do
-		n=$(complete_lines $which | tail -n +$((pos + 1)) |
-			grep -n -m 1 -E -- "${exp_re[step]}" | cut -d: -f1)
-		[ -n "$n" ] || break
-		pos=$((pos + n))
+	# boot $boot: its own QEMU, the same serial log (appended) and disk
+	sfx=
+	[ $boot = 1 ] || sfx=.boot$boot
+	echo "--- boot $boot" >>"$steps"
+	now
+	qemu-system-i386 -accel tcg -nodefaults -no-reboot -nographic \
+		-m "$mem_mib" -smp "$smp" "${drive[@]}" \
+		-chardev "file,id=ser0,path=$serial,append=on" -serial chardev:ser0 \
+		-d guest_errors,cpu_reset -D "$logdir/$base$sfx.qemu-debug.log" \
+		-kernel "$bzimage" -initrd "$imgdir/initrd-a.cpio.gz" \
+		-append "$cmdline kjump.boot=$boot" \
+		</dev/null >>"$logdir/$base.qemu.log" 2>&1 8>&- &
+	qemu_pid=$!
+	echo "$qemu_pid" >>"$logdir/$base.qemu.pid"
+	last=$(boot_last)
+	mark_deadline=$((now_us + mk_t[cur] * 1000000))
+	heard=$now_us           # the console's last output
+	off_deadline=0
+	while :; do
+		if IFS= read -r chunk <&7; then
+			line "$partial$chunk"
+			partial=
+			now
+			heard=$now_us
+			continue
+		fi
+		partial+=$chunk    # a line still being written
+		[ -n "$chunk" ] && { now; heard=$now_us; }
+		if ! alive; then
+			# QEMU is gone: everything it wrote is in the file
+			while IFS= read -r chunk <&7 || [ -n "$chunk" ]; do
+				line "$partial$chunk"
+				partial=
+			done
+			partial=
+			break
+		fi
 		now
-		printf '%6ss  %d/%d  /%s/  line %d\n' "$(secs $((now_us - t0)))" \
-			$((step + 1)) $nsteps "${exp_re[step]}" $pos >>"$logdir/$base.steps"
-		[ "$verbose" = 1 ] && tail -n 1 "$logdir/$base.steps" >&2
-		step=$((step + 1))
-		[ $step -lt $nsteps ] && step_deadline=$((now_us + exp_t[step] * 1000000))
+		if [ $cur -gt $last ]; then
+			# the boot's last mark: the guest powers off, or, with
+			# no-poweroff, QEMU is stopped here
+			if [ $no_poweroff = 1 ]; then
+				stop_qemu
+				continue
+			fi
+			[ $off_deadline != 0 ] || off_deadline=$((now_us + poweroff_t * 1000000))
+			[ $now_us -lt $off_deadline ] ||
+				fail "guest did not power off within ${poweroff_t}s after $(markname $last)"
+		else
+			[ $now_us -lt $total_deadline ] ||
+				fail "timeout: scenario not done after ${total}s, waiting for $(markname $cur)"
+			[ $mark_deadline = 0 ] || [ $now_us -lt $mark_deadline ] ||
+				fail "timeout: no $(markname $cur) within ${mk_t[cur]}s of the mark before (mark $((cur + 1))/$nmarks)"
+			[ $now_us -lt $((heard + silence * 1000000)) ] ||
+				fail "timeout: the console was silent for ${silence}s, waiting for $(markname $cur)"
+		fi
+		sleep 0.05
 	done
-	[ $step -ge $nsteps ] && break
-	if [ $gone = 1 ]; then
+	now
+	t1=$now_us
+	if [ -n "$qemu_pid" ]; then
 		wait "$qemu_pid"
 		qrc=$?
 		qemu_pid=
-		why="QEMU exited (status $qrc) before /${exp_re[step]}/"
-		if grep -q 'Triple fault' "$logdir/$base.qemu-debug.log" 2>/dev/null; then
+	else
+		qrc=0   # stopped by us (no-poweroff)
+	fi
+	if [ $cur -le $last ]; then
+		why="QEMU exited (status $qrc) before $(markname $cur) (boot $boot)"
+		if grep -q 'Triple fault' "$logdir/$base$sfx.qemu-debug.log" 2>/dev/null; then
 			why="$why: triple fault"
 		elif [ -s "$logdir/$base.qemu.log" ]; then
 			why="$why: $(tail -n 1 "$logdir/$base.qemu.log")"
 		fi
 		fail "$why"
 	fi
-	now
-	[ $now_us -lt $total_deadline ] ||
-		fail "timeout: scenario not done after ${total}s, waiting for /${exp_re[step]}/"
-	[ $now_us -lt $step_deadline ] ||
-		fail "timeout: no /${exp_re[step]}/ within ${exp_t[step]}s (step $((step + 1))/$nsteps)"
-	sleep 0.1
+	[ $cur -lt $nmarks ] || break
+	boot=$((boot + 1))
 done
-
-# All expects met: the guest now powers off, which ends QEMU, or, with
-# no-poweroff, QEMU is stopped here.
-if [ $no_poweroff = 1 ]; then
-	stop_qemu
-else
-	off_deadline=$((now_us + poweroff_t * 1000000))
-	while alive; do
-		check_bad complete
-		now
-		[ $now_us -lt $off_deadline ] ||
-			fail "guest did not power off within ${poweroff_t}s after the last expect"
-		sleep 0.1
-	done
-fi
-now
-t1=$now_us
-if [ -n "$qemu_pid" ]; then
-	wait "$qemu_pid"
-	qemu_pid=
-fi
-check_bad all
-echo "done in $(secs $((t1 - t0)))s" >>"$logdir/$base.steps"
-[ "$verbose" = 1 ] && tail -n 1 "$logdir/$base.steps" >&2
+echo "done in $(secs $((t1 - t0)))s, $boot boot(s), $checks checks ok, $handovers hand-overs" >>"$steps"
+[ "$verbose" = 1 ] && tail -n 1 "$steps" >&2
 if [ -n "$xfail" ]; then
 	x=$xfail
 	xfail=

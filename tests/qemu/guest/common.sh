@@ -1,8 +1,12 @@
 # Helpers for the guest scenario scripts (/scenarios/NAME.sh), sourced as
 #   . /lib/kjump/common.sh
-# /init exports KJ_STAGE, KJ_SCENARIO, KJ_MARKER, KJ_IMPL and KEXEC (the kexec
-# binary under test).  Scenarios report facts with kj_say; the host decides
-# pass or fail from those lines (tests/qemu/scenarios/NAME.host).
+# /init exports KJ_STAGE, KJ_SCENARIO, KJ_MARKER, KJ_IMPL, KJ_BOOT and KEXEC
+# (the kexec binary under test).  Scenarios judge their own facts with the
+# checks below (kj_ok, kj_fail, kj_eq, kj_match, kj_run_ok, kj_run_fails):
+# each prints one verdict line, "KJ <stage>: check WHAT ok" or
+# "KJ <stage>: FAIL WHAT: WHY", and is counted for the stage's end line.
+# The host fails the run on the first FAIL line; its other rules are
+# generic (tests/qemu/run-scenario.sh).
 
 # kj_say TEXT...: one line for the host, "KJ <stage>: TEXT".
 # It goes through /dev/kmsg, so it reaches the console as one printk record
@@ -17,20 +21,89 @@ kj_say() {
 	fi
 }
 
-# kj_b_append: the command line for a kexec'd stage B of this scenario.
-kj_b_append() {
-	echo "console=ttyS0,115200 panic=-1 kjump.stage=B kjump.scenario=$KJ_SCENARIO kjump.impl=$KJ_IMPL kjump.marker=$KJ_MARKER"
+# --- verdicts.  The counts live in files: checks made in subshells count.
+
+# kj_ok WHAT: a check that passed.
+kj_ok() {
+	echo >>/tmp/kj.ok
+	kj_say "check $* ok"
 }
 
-# kj_loaded: print "kexec_loaded=<value of /sys/kernel/kexec_loaded>".
+# kj_fail WHAT WHY: a check that failed; returns 1.
+kj_fail() {
+	echo >>/tmp/kj.fail
+	_w=$1
+	shift
+	kj_say "FAIL $_w: $*"
+	return 1
+}
+
+# kj_count ok|fail: how many checks passed / failed so far in this stage.
+kj_count() {
+	if [ -f "/tmp/kj.$1" ]; then wc -l <"/tmp/kj.$1" | tr -d ' '; else echo 0; fi
+}
+
+# kj_eq WHAT ACTUAL EXPECTED: ACTUAL must be EXPECTED.
+kj_eq() {
+	if [ "$2" = "$3" ]; then kj_ok "$1"; else kj_fail "$1" "got '$2', want '$3'"; fi
+}
+
+# kj_match WHAT ACTUAL ERE: ACTUAL (one line) must match the extended
+# regular expression ERE (anchor it yourself).
+kj_match() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		kj_ok "$1"
+	else
+		kj_fail "$1" "got '$2', want /$3/"
+	fi
+}
+
+# kj_true WHAT WHY CMD...: CMD must succeed; WHY says what it means.
+kj_true() {
+	_w=$1 _y=$2
+	shift 2
+	if "$@"; then kj_ok "$_w"; else kj_fail "$_w" "$_y"; fi
+}
+
+# kj_handover STAGE [TEXT]: say that this stage passes control to STAGE now
+# (just before kexec -e, kexec -j, a crash): "KJ S: handover to STAGE" or
+# "KJ S: handover to STAGE (TEXT)".  The host then wants the next report
+# line to come from STAGE ("KJ STAGE: ..."; "kexec_test: ..." for the bare
+# test image), which proves the round trips went through the other side.
+# (TEXT saves a second console line where a round trip is timed.)
+kj_handover() {
+	kj_say "handover to $1${2:+ ($2)}"
+}
+
+# kj_reboot_host: when this stage ends, ask the host for another boot of
+# the scenario, with the same disks (the header marks it STAGE.reboot).
+kj_reboot_host() {
+	: >/tmp/kj.reboot-host
+}
+
+# kj_b_append: the command line for a kexec'd stage B of this scenario.
+kj_b_append() {
+	echo "console=ttyS0,115200 panic=-1 kjump.stage=B kjump.scenario=$KJ_SCENARIO kjump.impl=$KJ_IMPL kjump.boot=$KJ_BOOT kjump.marker=$KJ_MARKER"
+}
+
+# kj_loaded [WANT]: print "kexec_loaded=<value of /sys/kernel/kexec_loaded>";
+# with WANT, check it is WANT.
 kj_loaded() {
-	kj_say "kexec_loaded=$(cat /sys/kernel/kexec_loaded 2>&1)"
+	_v=$(cat /sys/kernel/kexec_loaded 2>&1)
+	kj_say "kexec_loaded=$_v"
+	[ $# = 0 ] || kj_eq kexec_loaded "$_v" "$1"
+}
+
+# kj_slot FILE WANT: check /sys/kernel/FILE (kexec_loaded,
+# kexec_crash_loaded) reads WANT; WHAT is "FILE=WANT".
+kj_slot() {
+	kj_eq "$1=$2" "$(cat "/sys/kernel/$1" 2>&1)" "$2"
 }
 
 # kj_need_kexec: stop the scenario if the kexec under test is missing.
 kj_need_kexec() {
 	if [ ! -x "$KEXEC" ]; then
-		kj_say "no kexec at $KEXEC (impl=$KJ_IMPL)"
+		kj_fail kexec "no kexec at $KEXEC (impl=$KJ_IMPL)"
 		exit 1
 	fi
 }
@@ -56,7 +129,94 @@ kj_run() {
 		_n=$((_n + 1))
 	done </tmp/kj.err
 	kj_say "$_label stderr-lines=$_n"
+	kj_rc=$_rc kj_nerr=$_n
 	return $_rc
+}
+
+# kj_run_ok LABEL CMD [ARG...]: kj_run, then check it exited 0; with our
+# kexec (KJ_IMPL=ours) also that it printed nothing on stderr.  Returns
+# CMD's exit status.
+kj_run_ok() {
+	kj_run "$@"
+	if [ $kj_rc != 0 ]; then
+		kj_fail "$1" "exit status $kj_rc: $(head -n 1 /tmp/kj.err)"
+	elif [ "$KJ_IMPL" = ours ] && [ $kj_nerr != 0 ]; then
+		kj_fail "$1" "exit status 0 but $kj_nerr stderr lines: $(head -n 1 /tmp/kj.err)"
+	else
+		kj_ok "$1"
+	fi
+	return $kj_rc
+}
+
+# kj_run_fails LABEL ERE CMD [ARG...]: kj_run, then check CMD failed (a
+# non-zero exit status) with exactly one line on stderr, matching ERE.
+kj_run_fails() {
+	_fl=$1 _re=$2
+	shift 2
+	kj_run "$_fl" "$@"
+	_e=$(cat /tmp/kj.err)
+	if [ $kj_rc = 0 ]; then
+		kj_fail "$_fl" "exit status 0, want non-zero"
+	elif [ $kj_nerr != 1 ]; then
+		kj_fail "$_fl" "$kj_nerr stderr lines, want 1: $(head -n 1 /tmp/kj.err)"
+	elif ! printf '%s\n' "$_e" | grep -Eq -- "$_re"; then
+		kj_fail "$_fl" "stderr '$_e', want /$_re/"
+	else
+		kj_ok "$_fl"
+	fi
+}
+
+# kj_say_lines PREFIX FILE: one kj_say per line of FILE, after PREFIX.
+kj_say_lines() {
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		kj_say "$1$_l"
+	done <"$2"
+}
+
+# kj_trim TEXT: TEXT without leading and trailing blanks.
+kj_trim() {
+	_t=$1
+	_t=${_t#"${_t%%[! 	]*}"}
+	_t=${_t%"${_t##*[! 	]}"}
+	printf '%s' "$_t"
+}
+
+# kj_table: run a table of commands read from stdin, one row a case:
+#   NAME | COMMAND | EXIT | STDERR-ERE
+# COMMAND is shell words, eval'd (so "$KEXEC" and the script's variables
+# work); EXIT is the exit status wanted, or !0 for any non-zero one; the
+# command must print exactly one line on stderr, matching STDERR-ERE (the
+# rest of the row).  Empty rows and rows starting with # are skipped.  When
+# the scenario defines kj_table_state (it prints what no case may change,
+# e.g. the kexec slots), that must read the same after each case: "check
+# NAME state ok".  Each row gives "check NAME ok" or a FAIL line.
+kj_table() {
+	while IFS= read -r _row; do
+		case $_row in '' | '#'*) continue ;; esac
+		_tn=$(kj_trim "${_row%%|*}")
+		_row=${_row#*|}
+		_tc=${_row%%|*}
+		_row=${_row#*|}
+		_tx=$(kj_trim "${_row%%|*}")
+		_tre=$(kj_trim "${_row#*|}")
+		_ts0=$(kj_table_state 2>/dev/null)
+		eval "kj_run \"\$_tn\" $_tc" </dev/null
+		_e=$(cat /tmp/kj.err)
+		if [ "$_tx" = '!0' ] && [ $kj_rc = 0 ]; then
+			kj_fail "$_tn" "exit status 0, want non-zero"
+		elif [ "$_tx" != '!0' ] && [ $kj_rc != "$_tx" ]; then
+			kj_fail "$_tn" "exit status $kj_rc, want $_tx"
+		elif [ $kj_nerr != 1 ]; then
+			kj_fail "$_tn" "$kj_nerr stderr lines, want 1: $(head -n 1 /tmp/kj.err)"
+		elif ! printf '%s\n' "$_e" | grep -Eq -- "$_tre"; then
+			kj_fail "$_tn" "stderr '$_e', want /$_tre/"
+		else
+			kj_ok "$_tn"
+		fi
+		if command -v kj_table_state >/dev/null 2>&1; then
+			kj_eq "$_tn state" "$(kj_table_state)" "$_ts0"
+		fi
+	done
 }
 
 # cmdline_word NAME [DEFAULT]: the value of the last NAME= word of
@@ -78,16 +238,18 @@ starttime() {
 }
 
 # kj_memfill_start MIB TAG: fill MIB of memory with memfill's pattern TAG
-# in the background ($mfpid) and say its first report line.  Its lines come
-# through a FIFO the shell holds open read-write on fd 3, so `read` blocks
-# until memfill writes.
+# in the background ($mfpid), say its first report line and check it
+# (kj_memfill_line holds it).  Its lines come through a FIFO the shell
+# holds open read-write on fd 3, so `read` blocks until memfill writes.
 kj_memfill_start() {
 	mkfifo /tmp/memfill.fifo || return 1
 	exec 3<>/tmp/memfill.fifo
 	memfill "$1" "$2" >&3 2>/tmp/memfill.err &
 	mfpid=$!
-	IFS= read -r _l <&3
-	kj_say "$_l"
+	IFS= read -r kj_memfill_line <&3
+	kj_say "$kj_memfill_line"
+	kj_match memfill "$kj_memfill_line" \
+		"^memfill tag=$2 pages=$(($1 * 256)) sum=[0-9a-f]{16} locked=1\$"
 }
 
 # kj_memfill_verify: have memfill check every page; print its report.
@@ -118,6 +280,8 @@ kj_counter_wait() {
 }
 
 # kj_dmesg_errors: how many Oops/WARNING/BUG lines the kernel logged.
+# (Never print those words in a KJ line: the host's console scan would
+# take it for a kernel error.)
 kj_dmesg_errors() {
 	dmesg | grep -cE 'Oops|WARNING|BUG'
 }

@@ -2,8 +2,8 @@
 # jump: kexec -p, then kexec -j round trips between A and its crash kernel
 # B, in one boot.  Shared by jump-pae (scenarios/jump-pae.guest.sh).
 #
-# kjump.trips=N on A's command line (from the .host file) sets the number
-# of round trips; A hands it on to B.
+# kjump.trips=N on A's command line (from the header) sets the number of
+# round trips; A hands it on to B.
 #
 # A: an ext2 file system on the first 4 MiB of /dev/vda (mounted), 64 MiB
 #    of memfill pattern (kept by a memfill in verify mode), a counter loop
@@ -11,17 +11,25 @@
 #      write "A-was-here MARKER k" raw at A_BLK, kexec -j, timed with
 #      the TSC (ms=, wall time) and CLOCK_MONOTONIC (a-ms=, A's own time:
 #      it stands still while A is frozen);
-#      when it returns: same shell process (PID and start time), counter
-#      advanced, memfill re-verifies every page, B's latest raw block read
-#      from the disk (page cache dropped first), a file written and read
+#      when it returns, "check trip k back": kexec -j exited 0 with
+#      nothing on stderr, the same shell process (PID and start time),
+#      the counter advanced, memfill re-verifies every page, B's latest
+#      raw block read from the disk (page cache dropped first) is the one
+#      B wrote in this trip (so B ran in between), a file written and read
 #      back on the ext2 file system, no Oops/WARNING/BUG in dmesg.
-#    Each trip is one line "KJ A: trip k rc=.. ms=.. ..." for the host.
 #    At the end: the median of the warm trips (2..N).
-# B: first entry is a fresh boot: report the command line, find every
-#    memfill page of A in /proc/vmcore, read A's raw block, write its own,
-#    then kexec -j back; each time that returns 0, A has resumed B:
-#    "KJ B: resumed n=k", A's block is read again, B's written again, and
-#    B jumps back again.
+# B: first entry is a fresh boot: check the command line, find every
+#    memfill page of A in /proc/vmcore, check A's raw block of this trip,
+#    write its own, then kexec -j back; each time that returns 0, A has
+#    resumed B: "KJ B: resumed n=k", A's block is checked again, B's written
+#    again, and B jumps back again.  B never ends: A ends the run.
+#: timeout 300
+#: disk 16
+#: append crashkernel=64M kjump.trips=20
+#: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours; see jump-debian-baseline
+#: mark A.start
+#: mark B.start 120
+#: mark A.end
 . /lib/kjump/common.sh
 
 MIB=64
@@ -32,12 +40,6 @@ FS_KB=4096                 # ext2 on the first 4 MiB
 A_BLK=18432                # 512-byte sectors: A's raw block at 9 MiB
 B_BLK=16384                # B's raw block at 8 MiB
 
-
-say_lines() {              # say_lines PREFIX FILE
-	while IFS= read -r _l || [ -n "$_l" ]; do
-		kj_say "$1$_l"
-	done <"$2"
-}
 
 disk_write() {             # disk_write SECTOR TEXT (one sector, synced)
 	printf '%-511s\n' "$2" |
@@ -57,38 +59,47 @@ TRIPS=$(cmdline_word kjump.trips)
 case $KJ_STAGE in
 A)
 	kj_need_kexec
+	if [ "$KJ_SCENARIO" = jump-pae ]; then
+		# a non-PAE kernel says so at boot: prove this one is the PAE build
+		dmesg >/tmp/dmesg.boot
+		kj_true boot-log-kept "dmesg has lost the kernel banner" \
+			grep -q 'Linux version [0-9]' /tmp/dmesg.boot
+		kj_true pae-kernel "the kernel says 'L1TF: Kernel not compiled for PAE'" \
+			sh -c '! grep -q "L1TF: Kernel not compiled for PAE" /tmp/dmesg.boot'
+	fi
 	if [ ! -b $DISK ]; then
-		kj_say "no $DISK"
+		kj_fail disk "no $DISK"
 		exit 1
 	fi
-	mke2fs -q $DISK $FS_KB >/tmp/mkfs.out 2>&1 || { say_lines "mkfs: " /tmp/mkfs.out; exit 1; }
+	mke2fs -q $DISK $FS_KB >/tmp/mkfs.out 2>&1 || { kj_say_lines "mkfs: " /tmp/mkfs.out; kj_fail mkfs "mke2fs failed"; exit 1; }
 	mkdir -p /mnt/a
-	mount -t ext2 $DISK /mnt/a || exit 1
+	mount -t ext2 $DISK /mnt/a || { kj_fail mount "cannot mount $DISK"; exit 1; }
 	echo "A-fs $KJ_MARKER" >/mnt/a/hello
-	kj_say "fs: $(cat /mnt/a/hello)"
+	kj_eq fs "$(cat /mnt/a/hello)" "A-fs $KJ_MARKER"
 
 	kj_memfill_start $MIB "$tag" || exit 1
-	kj_say "before: $(kj_memfill_verify)"
+	kj_eq memfill-before "$(kj_memfill_verify)" "memfill: verify $PAGES pages: OK" || exit 1
 
 	kj_counter_start
 
 	# wall time across a jump: the TSC (see tools/monotime.c)
 	khz=$(monotime --tsc-khz)
-	kj_say "tsc khz=$khz"
+	kj_match tsc-khz "$khz" '^[1-9][0-9]+$' || exit 1
 
 	st0=$(starttime $$)
 	kj_say "shell pid=$$ start=$st0 memfill=$mfpid counter-loop=$cpid trips=$TRIPS"
 
-	kj_run load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
 		--append="$(kj_b_append) kjump.trips=$TRIPS" || exit 1
-	kj_say "kexec_crash_loaded=$(cat /sys/kernel/kexec_crash_loaded)"
+	kj_slot kexec_crash_loaded 1
 
 	: >/tmp/ms
 	k=1
 	while [ $k -le $TRIPS ]; do
-		disk_write $A_BLK "A-was-here $KJ_MARKER $k" || { say_lines "dd: " /tmp/dd.err; exit 1; }
+		disk_write $A_BLK "A-was-here $KJ_MARKER $k" || { kj_say_lines "dd: " /tmp/dd.err; kj_fail "trip $k" "cannot write the disk"; exit 1; }
 		prev=$(cat /tmp/counter 2>/dev/null)
 		kj_say "trip $k jump counter=$prev"
+		kj_handover B
 		m0=$(monotime)
 		t0=$(monotime --tsc $khz)
 		"$KEXEC" -j 2>/tmp/jump.err
@@ -97,9 +108,9 @@ A)
 		m1=$(monotime)
 		ms=$(((t1 - t0) / 1000))
 		ams=$(((m1 - m0) / 1000))
-		say_lines "trip $k stderr: " /tmp/jump.err
+		kj_say_lines "trip $k stderr: " /tmp/jump.err
 		if [ $rc != 0 ]; then
-			kj_say "trip $k rc=$rc"
+			kj_fail "trip $k" "kexec -j exit status $rc"
 			exit 1
 		fi
 		echo $ms >>/tmp/ms
@@ -114,7 +125,10 @@ A)
 		echo 3 >/proc/sys/vm/drop_caches
 		fs=$(cat /mnt/a/trip$k 2>&1)
 		nerr=$(kj_dmesg_errors)
-		kj_say "trip $k rc=$rc ms=$ms a-ms=$ams shell=$$/$(starttime $$) was=$$/$st0 counter=$prev>$now $adv ($vline) disk=\"$b\" fs=\"$fs\" dmesg-errors=$nerr"
+		kj_say "trip $k rc=$rc ms=$ms a-ms=$ams counter=$prev>$now"
+		kj_eq "trip $k back" \
+			"stderr-lines=$(wc -l </tmp/jump.err) shell=$$/$(starttime $$) counter $adv ($vline) disk=\"$b\" fs=\"$fs\" dmesg-errors=$nerr" \
+			"stderr-lines=0 shell=$$/$st0 counter advanced (memfill: verify $PAGES pages: OK) disk=\"B-was-here $KJ_MARKER $((k - 1))\" fs=\"A-fs $KJ_MARKER trip $k\" dmesg-errors=0"
 		k=$((k + 1))
 	done
 	kj_say "trip ms: $(tr '\n' ' ' </tmp/ms)"
@@ -129,29 +143,36 @@ A)
 		kj_say "warm round trip median ms=$m (trips 2..$TRIPS) min=$(head -n 1 /tmp/warm) max=$(tail -n 1 /tmp/warm)"
 	fi
 	kill $cpid $mfpid
-	umount /mnt/a || exit 1
+	kj_true umount "cannot unmount /mnt/a" umount /mnt/a
 	;;
 B)
-	kj_say "cmdline: $(cat /proc/cmdline)"
-	kj_say "kexec_jump_buf_pfn=$(cmdline_word kexec_jump_buf_pfn) kexec_backup=$(cmdline_word kexec_backup)"
+	cl=$(cat /proc/cmdline)
+	kj_say "cmdline: $cl"
+	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
+	kj_match jump-words \
+		"kexec_jump_buf_pfn=$(cmdline_word kexec_jump_buf_pfn) kexec_backup=$(cmdline_word kexec_backup)" \
+		'^kexec_jump_buf_pfn=0x[0-9a-f]+ kexec_backup=0x[0-9a-f]+@0x[0-9a-f]+:0x[0-9a-f]+$'
 	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
-	kj_say "find rc=$?"
-	say_lines "" /tmp/find.out
-	say_lines "find stderr: " /tmp/find.err
+	rc=$?
+	kj_say_lines "" /tmp/find.out
+	kj_say_lines "find stderr: " /tmp/find.err
+	kj_eq find-status "rc=$rc stderr-bytes=$(wc -c </tmp/find.err)" "rc=0 stderr-bytes=0"
+	kj_match find-pages "$(cat /tmp/find.out)" \
+		"^find tag=$tag pages=$PAGES found=$PAGES dup=[0-9]+ bad=0 .* result=ok\$"
 	n=0
 	while :; do
-		kj_say "n=$n disk-a=\"$(disk_read $A_BLK)\""
-		disk_write $B_BLK "B-was-here $KJ_MARKER $n" || { say_lines "dd: " /tmp/dd.err; exit 1; }
-		kj_say "jump back n=$n"
+		kj_eq "n=$n disk-a" "$(disk_read $A_BLK)" "A-was-here $KJ_MARKER $((n + 1))"
+		disk_write $B_BLK "B-was-here $KJ_MARKER $n" || { kj_say_lines "dd: " /tmp/dd.err; kj_fail "n=$n disk-b" "cannot write the disk"; exit 1; }
+		kj_handover A "jump back n=$n"
 		"$KEXEC" -j 2>/tmp/jump.err
 		rc=$?
-		say_lines "jump back stderr: " /tmp/jump.err
+		kj_say_lines "jump back stderr: " /tmp/jump.err
 		if [ $rc != 0 ]; then
-			kj_say "jump back rc=$rc"
+			kj_fail "jump back n=$n" "kexec -j exit status $rc"
 			exit 1
 		fi
 		n=$((n + 1))
-		kj_say "resumed n=$n rc=$rc"
+		kj_eq "resumed n=$n" "stderr-lines=$(wc -l </tmp/jump.err)" "stderr-lines=0"
 	done
 	;;
 esac

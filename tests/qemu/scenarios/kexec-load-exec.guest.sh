@@ -1,20 +1,31 @@
 #!/bin/sh
-# A: load B with the host's marker in --append, check it is loaded, exec it.
-# B: report its command line; the host checks the marker is there.
+# kexec-load-exec: kexec -l with --initrd and --append, then kexec -e.
+# A: the load succeeds and sets kexec_loaded (0 -> 1), then kexec -e, which
+#    must not come back.  B boots (the host sees its banner and its start
+#    line with this run's marker, which B's /init read from its
+#    /proc/cmdline) and checks its command line carries the marker and kjump.stage=B.
+#: timeout 180
+#: mark A.start
+#: mark B.start 90
+#: mark B.end 30
 . /lib/kjump/common.sh
 
 case $KJ_STAGE in
 A)
 	kj_need_kexec
-	kj_loaded
-	kj_run load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_loaded 0
+	kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
 		--append="$(kj_b_append)" || exit 1
-	kj_loaded
-	kj_say "exec"
+	kj_loaded 1
+	kj_handover B
 	kj_run exec "$KEXEC" -e
-	exit 1                     # kexec -e returned: that is a failure
+	kj_fail exec "kexec -e returned (exit status $kj_rc)"
+	exit 1
 	;;
 B)
-	kj_say "cmdline: $(cat /proc/cmdline)"
+	cl=$(cat /proc/cmdline)
+	kj_say "cmdline: $cl"
+	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
+	kj_match cmdline-stage "$cl" '(^| )kjump\.stage=B( |$)'
 	;;
 esac

@@ -1,21 +1,37 @@
 #!/bin/sh
-# A: load B with --reuse-cmdline --append="kjump.stage=B", exec it.
-# B: report its command line.  A's command line (set by the host) holds the
-# marker and BOOT_IMAGE=/foo: B must show the former and not the latter.
+# reuse-cmdline: B's command line is A's, minus BOOT_IMAGE=, plus --append.
+# A's command line (set by the host) holds the marker and BOOT_IMAGE=/foo:
+# B must show the former and not the latter.
+#: timeout 180
+# words added to A's kernel command line (before the kjump.* words)
+#: append BOOT_IMAGE=/foo
+#: mark A.start
+#: mark B.start 90
+#: mark B.end 30
 . /lib/kjump/common.sh
 
 case $KJ_STAGE in
 A)
 	kj_need_kexec
-	kj_say "cmdline: $(cat /proc/cmdline)"
-	kj_run load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	cl=$(cat /proc/cmdline)
+	kj_say "cmdline: $cl"
+	# the BOOT_IMAGE= check in B is only meaningful if A really had it
+	kj_match a-has-boot-image "$cl" '(^| )BOOT_IMAGE=/foo( |$)'
+	kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
 		--reuse-cmdline --append="kjump.stage=B" || exit 1
-	kj_loaded
-	kj_say "exec"
+	kj_loaded 1
+	kj_handover B
 	kj_run exec "$KEXEC" -e
+	kj_fail exec "kexec -e returned (exit status $kj_rc)"
 	exit 1
 	;;
 B)
-	kj_say "cmdline: $(cat /proc/cmdline)"
+	cl=$(cat /proc/cmdline)
+	kj_say "cmdline: $cl"
+	kj_match cmdline-reused "$cl" "^ ?console=ttyS0,115200 (.* )?kjump\\.marker=$KJ_MARKER (.* )?kjump\\.stage=B\$"
+	case " $cl " in
+	*' BOOT_IMAGE='*) kj_fail no-boot-image "BOOT_IMAGE= was passed on: $cl" ;;
+	*) kj_ok no-boot-image ;;
+	esac
 	;;
 esac

@@ -1,11 +1,12 @@
 #!/bin/sh
-# A: load, check loaded, kexec -u, check unloaded.
+# unload: kexec -l sets kexec_loaded, kexec -u clears it.
+#: timeout 120
 . /lib/kjump/common.sh
 
 kj_need_kexec
-kj_loaded
-kj_run load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+kj_loaded 0
+kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
 	--append="$(kj_b_append)"
-kj_loaded
-kj_run unload "$KEXEC" -u
-kj_loaded
+kj_loaded 1
+kj_run_ok unload "$KEXEC" -u
+kj_loaded 0
