@@ -139,6 +139,8 @@ pack() {
 guest_cc=${KJUMP_GUEST_CC:-gcc}
 guest_cflags="-m32 -Os -std=c11 -Wall -Wextra -Werror"
 tools="memfill vmcore-check physmem monotime runas"
+# The part of libkjump the tools use (vmcore-check reads the core with it).
+lib_srcs="lib/vmcore.c lib/elf-read.c lib/ctx.c"
 
 # Build tools/*.c into the static i386 multi-call binary $1.
 build_tools() {
@@ -146,11 +148,16 @@ build_tools() {
 	mkdir -p "$tb"
 	for t in $tools; do
 		$guest_cc $guest_cflags -Dmain="$(echo "$t" | tr - _)_main" \
-			-c -o "$tb/$t.o" "$here/tools/$t.c" ||
+			-I"$top/include" -c -o "$tb/$t.o" "$here/tools/$t.c" ||
 			die "cannot compile tools/$t.c for i386 (gcc-multilib installed?)"
 	done
 	$guest_cc $guest_cflags -c -o "$tb/kjtools.o" "$here/tools/kjtools.c" ||
 		die "cannot compile tools/kjtools.c"
+	for f in $lib_srcs; do
+		$guest_cc $guest_cflags -D_GNU_SOURCE -I"$top/include" \
+			-I"$top/lib" -c -o "$tb/lib-$(basename "$f" .c).o" \
+			"$top/$f" || die "cannot compile $f for the guest tools"
+	done
 	$guest_cc -m32 -static -s -o "$1" "$tb"/*.o ||
 		die "cannot link the static i386 guest tools"
 	rm -rf "$tb"
@@ -164,6 +171,10 @@ inputs_hash=$( {
 	for f in make-initramfs.sh guest/* tools/*.[ch] scenarios/*.guest.sh; do
 		echo "== $f"
 		cat "$f"
+	done
+	for f in $lib_srcs include/kjump/kjump.h lib/ctx.h lib/elf-read.h; do
+		echo "== $f"
+		cat "$top/$f"
 	done
 	for p in $pkgs; do
 		echo "== deb $(basename "$(deb_of "$p")")"

@@ -25,40 +25,31 @@
  *                  memory, and the capture kernel's map ends just below
  *                  the ELF header and the backup
  *
- * ELF32 and ELF64 (little endian) cores are both handled.  Exit status:
+ * ELF32 and ELF64 (little endian) cores are both handled: the reading is
+ * libkjump's (kj_vmcore_*), the same code a hibernation writer in B
+ * uses; this tool only adds the checks.  Exit status:
  * 0 success, 1 the check failed (--find did not find every page, --read
  * found no PT_LOAD for the address), 2 usage or I/O error.
  */
 #define _GNU_SOURCE
-#define _FILE_OFFSET_BITS 64
-#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "kjump/kjump.h"
 #include "pattern.h"
 
-#define MAX_PHDRS	4096
 #define CHUNK		(1u << 20)
 
-struct load {
-	uint64_t off, paddr, filesz, memsz;
+struct core {
+	struct kj_ctx *kj;
+	struct kj_vmcore *vc;
+	struct kj_vmcore_info in;
+	const char *path;
 };
-
-static const char *core = "/proc/vmcore";
-static int fd = -1;
-static int is_dev;			/* read with mmap */
-static uint64_t hdr_at;
-static int elf_class;
-static unsigned nr_phdrs, nr_notes, nr_loads;
-static struct load loads[MAX_PHDRS];
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
@@ -74,6 +65,14 @@ static void die(const char *fmt, ...)
 	exit(2);
 }
 
+/* The library's messages, as this tool's. */
+static void say(void *data, enum kj_log_level level, const char *msg)
+{
+	(void)data;
+	if (level != KJ_LOG_DEBUG)
+		fprintf(stderr, "vmcore-check: %s\n", msg);
+}
+
 static uint64_t number(const char *s)
 {
 	char *end;
@@ -86,146 +85,64 @@ static uint64_t number(const char *s)
 	return v;
 }
 
-static void mmap_at(uint64_t off, uint8_t *p, size_t len)
+static void open_core(struct core *c, uint64_t hdr_at)
 {
-	while (len) {
-		uint64_t page = off & ~(uint64_t)(PAT_PAGE - 1);
-		size_t in = (size_t)(off - page);
-		size_t n = PAT_PAGE - in < len ? PAT_PAGE - in : len;
-		void *m = mmap(NULL, PAT_PAGE, PROT_READ, MAP_SHARED, fd,
-			       (off_t)page);
-
-		if (m == MAP_FAILED)
-			die("%s: mmap at 0x%" PRIx64 ": %s", core, page,
-			    strerror(errno));
-		memcpy(p, (uint8_t *)m + in, n);
-		munmap(m, PAT_PAGE);
-		p += n;
-		off += n;
-		len -= n;
-	}
+	c->kj = kj_ctx_new("");
+	if (!c->kj)
+		die("out of memory");
+	kj_ctx_set_log(c->kj, say, NULL);
+	if (kj_vmcore_open_at(c->kj, c->path, hdr_at, &c->vc))
+		exit(2);
+	kj_vmcore_info(c->vc, &c->in);
 }
 
-static void read_at(uint64_t off, void *buf, size_t len)
+/* Read at a file offset; the library has said why when it fails. */
+static void read_at(struct core *c, uint64_t off, void *buf, size_t len)
 {
-	uint8_t *p = buf;
-
-	if (is_dev) {
-		mmap_at(off, p, len);
-		return;
-	}
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			fprintf(stderr, "vmcore-check: %s: read at 0x%" PRIx64
-				": %s\n", core, off,
-				n < 0 ? strerror(errno) : "end of file");
-			exit(2);
-		}
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-}
-
-static void add_phdr(uint32_t type, uint64_t off, uint64_t paddr,
-		     uint64_t filesz, uint64_t memsz)
-{
-	if (type == PT_NOTE)
-		nr_notes++;
-	if (type != PT_LOAD)
-		return;
-	loads[nr_loads++] = (struct load){ off, paddr, filesz, memsz };
-}
-
-static void open_core(void)
-{
-	unsigned char ident[EI_NIDENT];
-	struct stat st;
-	unsigned i;
-
-	fd = open(core, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st))
-		die("%s: %s", core, strerror(errno));
-	is_dev = S_ISCHR(st.st_mode);
-	read_at(hdr_at, ident, sizeof(ident));
-	if (memcmp(ident, ELFMAG, SELFMAG))
-		die("%s: not an ELF file", core);
-	if (ident[EI_DATA] != ELFDATA2LSB)
-		die("%s: not little endian", core);
-	if (ident[EI_CLASS] == ELFCLASS32) {
-		Elf32_Ehdr eh;
-
-		elf_class = 32;
-		read_at(hdr_at, &eh, sizeof(eh));
-		if (eh.e_type != ET_CORE || eh.e_phentsize != sizeof(Elf32_Phdr) ||
-		    eh.e_phnum > MAX_PHDRS)
-			die("%s: not an ELF32 core with sane program headers", core);
-		nr_phdrs = eh.e_phnum;
-		for (i = 0; i < nr_phdrs; i++) {
-			Elf32_Phdr ph;
-
-			read_at(hdr_at + eh.e_phoff + (uint64_t)i * sizeof(ph),
-				&ph, sizeof(ph));
-			add_phdr(ph.p_type, ph.p_offset, ph.p_paddr,
-				 ph.p_filesz, ph.p_memsz);
-		}
-	} else if (ident[EI_CLASS] == ELFCLASS64) {
-		Elf64_Ehdr eh;
-
-		elf_class = 64;
-		read_at(hdr_at, &eh, sizeof(eh));
-		if (eh.e_type != ET_CORE || eh.e_phentsize != sizeof(Elf64_Phdr) ||
-		    eh.e_phnum > MAX_PHDRS)
-			die("%s: not an ELF64 core with sane program headers", core);
-		nr_phdrs = eh.e_phnum;
-		for (i = 0; i < nr_phdrs; i++) {
-			Elf64_Phdr ph;
-
-			read_at(hdr_at + eh.e_phoff + (uint64_t)i * sizeof(ph),
-				&ph, sizeof(ph));
-			add_phdr(ph.p_type, ph.p_offset, ph.p_paddr,
-				 ph.p_filesz, ph.p_memsz);
-		}
-	} else {
-		die("%s: unknown ELF class", core);
-	}
+	if (kj_vmcore_read_at(c->vc, off, buf, len))
+		exit(2);
 }
 
 static int by_paddr(const void *a, const void *b)
 {
-	const struct load *x = a, *y = b;
+	const struct kj_vmcore_load *x = a, *y = b;
 
 	return x->paddr < y->paddr ? -1 : x->paddr > y->paddr;
 }
 
-static int cmd_list(void)
+static int cmd_list(const struct core *c)
 {
-	unsigned i;
+	unsigned int i;
 
-	printf("core %s class=ELF%d phdrs=%u notes=%u loads=%u\n", core,
-	       elf_class, nr_phdrs, nr_notes, nr_loads);
-	for (i = 0; i < nr_loads; i++)
+	printf("core %s class=ELF%d phdrs=%u notes=%u loads=%u\n", c->path,
+	       c->in.elf_class, c->in.nr_phdrs, c->in.nr_notes,
+	       c->in.nr_loads);
+	for (i = 0; i < c->in.nr_loads; i++) {
+		const struct kj_vmcore_load *l = &c->in.loads[i];
+
 		printf("load paddr=0x%" PRIx64 "-0x%" PRIx64 " filesz=0x%" PRIx64
 		       " memsz=0x%" PRIx64 " offset=0x%" PRIx64 "\n",
-		       loads[i].paddr, loads[i].paddr + loads[i].memsz - 1,
-		       loads[i].filesz, loads[i].memsz, loads[i].off);
+		       l->paddr, l->paddr + l->memsz - 1, l->filesz, l->memsz,
+		       l->offset);
+	}
 	return 0;
 }
 
-static int cmd_ranges(void)
+static int cmd_ranges(const struct core *c)
 {
+	struct kj_vmcore_load *loads;
 	uint64_t s = 0, e = 0;
 	const char *sep = "";
-	unsigned i;
+	unsigned int i, n = c->in.nr_loads;
 	int open = 0;
 
-	qsort(loads, nr_loads, sizeof(loads[0]), by_paddr);
-	for (i = 0; i < nr_loads; i++) {
-		const struct load *l = &loads[i];
+	loads = malloc((n ? n : 1) * sizeof(*loads));
+	if (!loads)
+		die("out of memory");
+	memcpy(loads, c->in.loads, n * sizeof(*loads));
+	qsort(loads, n, sizeof(*loads), by_paddr);
+	for (i = 0; i < n; i++) {
+		const struct kj_vmcore_load *l = &loads[i];
 
 		if (!l->memsz)
 			continue;
@@ -245,30 +162,23 @@ static int cmd_ranges(void)
 	if (open)
 		printf("%s0x%" PRIx64 "-0x%" PRIx64, sep, s, e - 1);
 	printf("\n");
+	free(loads);
 	return 0;
 }
 
-static int cmd_read(uint64_t paddr, uint64_t len)
+static int cmd_read(struct core *c, uint64_t paddr, uint64_t len)
 {
 	uint8_t buf[4096];
-	unsigned i, k;
+	unsigned int k;
 
 	if (!len || len > sizeof(buf))
 		die("--read: LEN must be 1..4096, not %" PRIu64, len);
-	for (i = 0; i < nr_loads; i++) {
-		const struct load *l = &loads[i];
-
-		if (paddr < l->paddr || paddr + len > l->paddr + l->filesz)
-			continue;
-		read_at(l->off + (paddr - l->paddr), buf, (size_t)len);
-		for (k = 0; k < len; k++)
-			printf("%02x", buf[k]);
-		printf("\n");
-		return 0;
-	}
-	fprintf(stderr, "vmcore-check: no PT_LOAD covers 0x%" PRIx64 "+%" PRIu64
-		"\n", paddr, len);
-	return 1;
+	if (kj_vmcore_read(c->vc, paddr, buf, (size_t)len))
+		return 1;
+	for (k = 0; k < len; k++)
+		printf("%02x", buf[k]);
+	printf("\n");
+	return 0;
 }
 
 struct find {
@@ -317,7 +227,7 @@ static void check_page(struct find *f, const uint8_t *page, uint64_t paddr)
 		f->hi = paddr;
 }
 
-static int cmd_find(const char *tag, uint64_t pages)
+static int cmd_find(struct core *c, const char *tag, uint64_t pages)
 {
 	struct find f;
 	uint8_t *buf = malloc(CHUNK);
@@ -333,8 +243,8 @@ static int cmd_find(const char *tag, uint64_t pages)
 	f.sums = calloc(f.pages, sizeof(*f.sums));
 	if (!buf || !f.seen || !f.sums)
 		die("out of memory");
-	for (i = 0; i < nr_loads; i++) {
-		const struct load *l = &loads[i];
+	for (i = 0; i < c->in.nr_loads; i++) {
+		const struct kj_vmcore_load *l = &c->in.loads[i];
 		uint64_t pa = (l->paddr + PAT_PAGE - 1) & ~(uint64_t)(PAT_PAGE - 1);
 		uint64_t end = (l->paddr + l->filesz) & ~(uint64_t)(PAT_PAGE - 1);
 
@@ -342,7 +252,7 @@ static int cmd_find(const char *tag, uint64_t pages)
 			size_t n = end - pa < CHUNK ? (size_t)(end - pa) : CHUNK;
 			size_t o;
 
-			read_at(l->off + (pa - l->paddr), buf, n);
+			read_at(c, l->offset + (pa - l->paddr), buf, n);
 			for (o = 0; o < n; o += PAT_PAGE)
 				check_page(&f, buf + o, pa + o);
 			f.scanned += n;
@@ -381,35 +291,37 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+	struct core c = { .path = "/proc/vmcore" };
+	uint64_t hdr_at = 0;
 	int i = 1;
 
 	for (; i < argc; i += 2) {
 		if (!strcmp(argv[i], "--core") && i + 1 < argc)
-			core = argv[i + 1];
+			c.path = argv[i + 1];
 		else if (!strcmp(argv[i], "--hdr-at") && i + 1 < argc)
 			hdr_at = number(argv[i + 1]);
 		else
 			break;
 	}
 	if (i == argc) {
-		open_core();
-		return cmd_list();
+		open_core(&c, hdr_at);
+		return cmd_list(&c);
 	}
 	if (!strcmp(argv[i], "--ranges") && i + 1 == argc) {
-		open_core();
-		return cmd_ranges();
+		open_core(&c, hdr_at);
+		return cmd_ranges(&c);
 	}
 	if (!strcmp(argv[i], "--find") && i + 3 == argc) {
 		uint64_t pages = number(argv[i + 2]);
 
-		open_core();
-		return cmd_find(argv[i + 1], pages);
+		open_core(&c, hdr_at);
+		return cmd_find(&c, argv[i + 1], pages);
 	}
 	if (!strcmp(argv[i], "--read") && i + 3 == argc) {
 		uint64_t paddr = number(argv[i + 1]), len = number(argv[i + 2]);
 
-		open_core();
-		return cmd_read(paddr, len);
+		open_core(&c, hdr_at);
+		return cmd_read(&c, paddr, len);
 	}
 	usage();
 }
