@@ -8,8 +8,8 @@
 #   fuzz: <H> harnesses, <N> executions, <C> crashes, <S> s each
 #
 # fuzz exits 1 if a harness crashed or there is no fuzzer to run; check
-# prints SKIP lines instead when clang/libFuzzer is missing (for
-# tests/run-checks.sh, which counts the lines).
+# prints SKIP lines instead when clang/libFuzzer is missing (for make
+# check, which counts the lines: tests/fuzz/check.sh).
 #
 # Environment (set by make): FUZZ_HARNESSES (names), FUZZ_DIR (the build
 # directory's tests/fuzz: fuzz_<name>, corpus/<name>/ seeds), FUZZ_SKIP
