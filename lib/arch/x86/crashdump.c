@@ -363,6 +363,20 @@ static int add_cmdline_words(const struct load_request *req,
 	return append_word(&cs->extra, "kexec_jump_buf_pfn=0x%" PRIx64, pfn);
 }
 
+/* B's map and command-line words, then the load's kexec flag. */
+static int tell_next_kernel(const struct load_request *req,
+			    struct kexec_image *img, struct arch_hand_over *cs,
+			    unsigned long flag)
+{
+	int ret = build_crash_map(req, img, cs);
+
+	if (!ret)
+		ret = add_cmdline_words(req, cs);
+	if (!ret)
+		img->flags |= flag;
+	return ret;
+}
+
 int crash_prepare(const struct load_request *req, struct kexec_image *img,
 		  struct arch_hand_over *cs)
 {
@@ -403,11 +417,7 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 	cs->backup_dst = (uint32_t)dst;
 	ret = add_elfcorehdr(req, &ram, img, cs);
 	if (!ret)
-		ret = build_crash_map(req, img, cs);
-	if (!ret)
-		ret = add_cmdline_words(req, cs);
-	if (!ret)
-		img->flags |= KEXEC_ON_CRASH;
+		ret = tell_next_kernel(req, img, cs, KEXEC_ON_CRASH);
 out:
 	memmap_free(&ram);
 	free(iomem);
@@ -477,11 +487,7 @@ int preserve_prepare(const struct load_request *req, struct kexec_image *img,
 	 * swaps away, and 6.1 WARNs and gives up on a header without notes.
 	 */
 	if (!ret)
-		ret = build_crash_map(req, img, cs);
-	if (!ret)
-		ret = add_cmdline_words(req, cs);
-	if (!ret)
-		img->flags |= KEXEC_PRESERVE_CONTEXT;
+		ret = tell_next_kernel(req, img, cs, KEXEC_PRESERVE_CONTEXT);
 	memmap_free(&ram);
 	free(iomem);
 	return ret;
