@@ -148,22 +148,31 @@ kj_run_ok() {
 	return $kj_rc
 }
 
+# kj_judge LABEL EXIT ERE: after kj_run, check its exit status (EXIT, or
+# !0 for any non-zero one) and that it printed exactly one line on stderr,
+# matching ERE: "check LABEL ok" or a FAIL line.
+kj_judge() {
+	_e=$(cat /tmp/kj.err)
+	if [ "$2" = '!0' ] && [ $kj_rc = 0 ]; then
+		kj_fail "$1" "exit status 0, want non-zero"
+	elif [ "$2" != '!0' ] && [ $kj_rc != "$2" ]; then
+		kj_fail "$1" "exit status $kj_rc, want $2"
+	elif [ $kj_nerr != 1 ]; then
+		kj_fail "$1" "$kj_nerr stderr lines, want 1: $(head -n 1 /tmp/kj.err)"
+	elif ! printf '%s\n' "$_e" | grep -Eq -- "$3"; then
+		kj_fail "$1" "stderr '$_e', want /$3/"
+	else
+		kj_ok "$1"
+	fi
+}
+
 # kj_run_fails LABEL ERE CMD [ARG...]: kj_run, then check CMD failed (a
 # non-zero exit status) with exactly one line on stderr, matching ERE.
 kj_run_fails() {
 	_fl=$1 _re=$2
 	shift 2
 	kj_run "$_fl" "$@"
-	_e=$(cat /tmp/kj.err)
-	if [ $kj_rc = 0 ]; then
-		kj_fail "$_fl" "exit status 0, want non-zero"
-	elif [ $kj_nerr != 1 ]; then
-		kj_fail "$_fl" "$kj_nerr stderr lines, want 1: $(head -n 1 /tmp/kj.err)"
-	elif ! printf '%s\n' "$_e" | grep -Eq -- "$_re"; then
-		kj_fail "$_fl" "stderr '$_e', want /$_re/"
-	else
-		kj_ok "$_fl"
-	fi
+	kj_judge "$_fl" '!0' "$_re"
 }
 
 # kj_say_lines PREFIX FILE: one kj_say per line of FILE, after PREFIX.
@@ -201,18 +210,7 @@ kj_table() {
 		_tre=$(kj_trim "${_row#*|}")
 		_ts0=$(kj_table_state 2>/dev/null)
 		eval "kj_run \"\$_tn\" $_tc" </dev/null
-		_e=$(cat /tmp/kj.err)
-		if [ "$_tx" = '!0' ] && [ $kj_rc = 0 ]; then
-			kj_fail "$_tn" "exit status 0, want non-zero"
-		elif [ "$_tx" != '!0' ] && [ $kj_rc != "$_tx" ]; then
-			kj_fail "$_tn" "exit status $kj_rc, want $_tx"
-		elif [ $kj_nerr != 1 ]; then
-			kj_fail "$_tn" "$kj_nerr stderr lines, want 1: $(head -n 1 /tmp/kj.err)"
-		elif ! printf '%s\n' "$_e" | grep -Eq -- "$_tre"; then
-			kj_fail "$_tn" "stderr '$_e', want /$_tre/"
-		else
-			kj_ok "$_tn"
-		fi
+		kj_judge "$_tn" "$_tx" "$_tre"
 		if command -v kj_table_state >/dev/null 2>&1; then
 			kj_eq "$_tn state" "$(kj_table_state)" "$_ts0"
 		fi
