@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "kjump/kjump.h"
+#include "image-info.h"
 #include "options.h"
 #include "report.h"
 
@@ -65,6 +66,36 @@ static int report_status(struct kj_ctx *ctx, const struct kexec_opts *o)
 	return loaded;
 }
 
+/* --hibernate, --snapshot: kj_hibernate(), and what it saved. */
+static int hibernate(struct kj_ctx *ctx, const struct kexec_opts *o)
+{
+	struct kj_hibernate_spec spec = {
+		.target = o->hib_target, .snapshot = o->snapshot,
+		.compress = o->compress, .level = o->compress_level,
+		.threads = o->threads, .drop_caches = o->drop_caches,
+		.run_flags = run_flags(o),
+	};
+	struct kj_hibernate_result r;
+	double mib;
+
+	if (kj_hibernate(ctx, &spec, &r))
+		return -1;
+	mib = r.raw_bytes / 1048576.0;
+	printf("%s: saved %llu pages (%llu data, %llu zero; %llu used before) in %llu bytes",
+	       o->hib_target, (unsigned long long)r.pages,
+	       (unsigned long long)r.data_pages,
+	       (unsigned long long)r.zero_pages,
+	       (unsigned long long)r.used_pages,
+	       (unsigned long long)r.image_bytes);
+	if (r.stored_bytes)
+		printf(", ratio %.2f", (double)r.raw_bytes / r.stored_bytes);
+	if (r.write_ms)
+		printf(", %.1f MiB/s, %llu ms", mib * 1000.0 / r.write_ms,
+		       (unsigned long long)r.write_ms);
+	printf("\n");
+	return 0;
+}
+
 static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 {
 	switch (o->action) {
@@ -83,8 +114,12 @@ static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 		return kj_exec(ctx, run_flags(o));
 	case ACT_JUMP:
 		return kj_jump(ctx, run_flags(o));
+	case ACT_HIBERNATE:
+		return hibernate(ctx, o);
 	case ACT_STATUS:
 		break;	/* has its own exit codes, see main() */
+	case ACT_IMAGE_INFO:
+		return image_info(o->image_info, o->verify);
 	case ACT_FORCE:
 		if (load(ctx, o))
 			return -1;
@@ -113,6 +148,8 @@ static const char *lock_name(enum kexec_action a)
 		return "exec";
 	case ACT_JUMP:
 		return "jump";
+	case ACT_HIBERNATE:
+		return "hibernate";
 	default:
 		return NULL;
 	}

@@ -17,6 +17,14 @@ enum {
 	OPT_PRESERVE,
 	OPT_JUMP_BACK_HELPER,
 	OPT_ENTRY,
+	OPT_HIBERNATE,
+	OPT_SNAPSHOT,
+	OPT_COMPRESS,
+	OPT_COMPRESS_LEVEL,
+	OPT_THREADS,
+	OPT_DROP_CACHES,
+	OPT_IMAGE_INFO,
+	OPT_VERIFY,
 	OPT_ARCH,	/* OPT_ARCH + i: kj_arch_options()[i] */
 };
 
@@ -47,6 +55,14 @@ static const struct option long_opts[] = {
 	{ "load-preserve-context", no_argument,		NULL, OPT_PRESERVE },
 	{ "load-jump-back-helper", no_argument,		NULL, OPT_JUMP_BACK_HELPER },
 	{ "entry",		required_argument,	NULL, OPT_ENTRY },
+	{ "hibernate",		required_argument,	NULL, OPT_HIBERNATE },
+	{ "snapshot",		required_argument,	NULL, OPT_SNAPSHOT },
+	{ "compress",		required_argument,	NULL, OPT_COMPRESS },
+	{ "compress-level",	required_argument,	NULL, OPT_COMPRESS_LEVEL },
+	{ "threads",		required_argument,	NULL, OPT_THREADS },
+	{ "drop-caches",	no_argument,		NULL, OPT_DROP_CACHES },
+	{ "image-info",		required_argument,	NULL, OPT_IMAGE_INFO },
+	{ "verify",		no_argument,		NULL, OPT_VERIFY },
 };
 
 #define NR_GENERIC_OPTS	(sizeof(long_opts) / sizeof(long_opts[0]))
@@ -71,6 +87,11 @@ static const char usage_head[] =
 "                        (with -l: the normal slot)\n"
 "  (none)                load KERNEL, then run 'shutdown -r now'\n"
 "\n"
+"Hibernation images:\n"
+"      --image-info=TARGET  print the header of the image in TARGET (a file\n"
+"                        or block device); exit 1 if it is torn or invalid\n"
+"      --verify          with --image-info: check every chunk's checksums\n"
+"\n"
 "Loading:\n";
 
 static const char usage_loading[] =
@@ -91,6 +112,19 @@ static const char usage_loading[] =
 "      --load-jump-back-helper  in the kernel jumped into: load the way\n"
 "                        back (--entry, or kexec_jump_back_entry= from\n"
 "                        /proc/cmdline)\n";
+
+static const char usage_hibernate[] =
+"\n"
+"Hibernation (kernel companion; the crash kernel needs the image writer):\n"
+"      --hibernate=TARGET  save this kernel's memory image from the crash\n"
+"                        kernel to TARGET (a block device nobody uses, or a\n"
+"                        file), then power off\n"
+"      --snapshot=TARGET  the same, but come back and carry on\n"
+"      --compress=ALGO   lz4 (default), zstd or none\n"
+"      --compress-level=N  the compressor's level (default: its own)\n"
+"      --threads=N       compressing threads in the crash kernel\n"
+"                        (default: one per CPU)\n"
+"      --drop-caches     drop clean page cache before saving\n";
 
 static const char usage_tail[] =
 "\n"
@@ -129,6 +163,7 @@ void print_usage(void)
 	       names);
 	fputs(usage_loading, stdout);
 	print_arch_usage();
+	fputs(usage_hibernate, stdout);
 	fputs(usage_tail, stdout);
 }
 
@@ -147,25 +182,96 @@ static int parse_addr(const char *opt, const char *text, uint64_t *val)
 	return 0;
 }
 
-/* The option letter that chose an action, for messages. */
-static char action_letter(enum kexec_action act)
+/* The option that chose an action, for messages. */
+static const char *action_name(enum kexec_action act)
 {
-	static const char letters[] = { [ACT_LOAD] = 'l', [ACT_UNLOAD] = 'u',
-					[ACT_EXEC] = 'e', [ACT_FORCE] = 'f',
-					[ACT_JUMP] = 'j', [ACT_STATUS] = 'S',
-					[ACT_DEFAULT] = '?' };
+	static const char *const names[] = {
+		[ACT_LOAD] = "-l", [ACT_UNLOAD] = "-u", [ACT_EXEC] = "-e",
+		[ACT_FORCE] = "-f", [ACT_JUMP] = "-j", [ACT_STATUS] = "-S",
+		[ACT_HIBERNATE] = "--hibernate", [ACT_DEFAULT] = "-?",
+		[ACT_IMAGE_INFO] = "--image-info",
+	};
 
-	return letters[act];
+	return names[act] ? names[act] : "-?";
 }
 
-static int set_action(struct kexec_opts *o, enum kexec_action act, char c)
+static int set_action(struct kexec_opts *o, enum kexec_action act,
+		      const char *name)
 {
 	if (o->action != ACT_NONE && o->action != act) {
-		report_err("options: -%c and -%c cannot be combined",
-		       action_letter(o->action), c);
+		report_err("options: %s and %s cannot be combined",
+			   action_name(o->action), name);
 		return -1;
 	}
 	o->action = act;
+	return 0;
+}
+
+/* --hibernate=TARGET or --snapshot=TARGET: one target, one mode. */
+static int set_hibernate(struct kexec_opts *o, bool snapshot)
+{
+	const char *name = snapshot ? "--snapshot" : "--hibernate";
+
+	if (o->action == ACT_HIBERNATE) {
+		report_err("options: %s and %s cannot be combined",
+			   o->snapshot ? "--snapshot" : "--hibernate", name);
+		return -1;
+	}
+	if (set_action(o, ACT_HIBERNATE, name))
+		return -1;
+	if (!*optarg) {
+		report_err("%s: needs a target (a block device or a file)", name);
+		return -1;
+	}
+	o->hib_target = optarg;
+	o->snapshot = snapshot;
+	return 0;
+}
+
+static int parse_count(const char *opt, const char *text, int min, int max,
+		       int *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < min || v > max) {
+		report_err("%s=%s: not a number from %d to %d", opt, text, min,
+			   max);
+		return -1;
+	}
+	*val = v;
+	return 0;
+}
+
+/* Options that only make sense with --hibernate or --snapshot. */
+static int check_hibernate_opts(const struct kexec_opts *o)
+{
+	const char *opt = o->compress ? "--compress" :
+			  o->has_level ? "--compress-level" :
+			  o->has_threads ? "--threads" :
+			  o->drop_caches ? "--drop-caches" : NULL;
+
+	if (o->action == ACT_HIBERNATE) {
+		if (o->panic || o->seen_l) {
+			report_err("options: %s and -%c cannot be combined",
+				   o->snapshot ? "--snapshot" : "--hibernate",
+				   o->panic ? 'p' : 'l');
+			return -1;
+		}
+		if (o->compress && strcmp(o->compress, "lz4") &&
+		    strcmp(o->compress, "zstd") && strcmp(o->compress, "none")) {
+			report_err("--compress=%s: not lz4, zstd or none",
+				   o->compress);
+			return -1;
+		}
+		return 0;
+	}
+	if (opt) {
+		report_err("%s: only with --hibernate or --snapshot", opt);
+		return -1;
+	}
 	return 0;
 }
 
@@ -202,11 +308,11 @@ static int parse_one(struct kexec_opts *o, int c)
 	case 'y': o->no_sync = true; return 0;
 	case 'i': o->no_checks = true; return 0;
 	case 'l': o->seen_l = true; return 0;
-	case 'u': return set_action(o, ACT_UNLOAD, 'u');
-	case 'e': return set_action(o, ACT_EXEC, 'e');
-	case 'f': return set_action(o, ACT_FORCE, 'f');
-	case 'j': return set_action(o, ACT_JUMP, 'j');
-	case 'S': return set_action(o, ACT_STATUS, 'S');
+	case 'u': return set_action(o, ACT_UNLOAD, "-u");
+	case 'e': return set_action(o, ACT_EXEC, "-e");
+	case 'f': return set_action(o, ACT_FORCE, "-f");
+	case 'j': return set_action(o, ACT_JUMP, "-j");
+	case 'S': return set_action(o, ACT_STATUS, "-S");
 	case 'p': o->panic = true; return 0;
 	case 't': o->type = optarg; return 0;
 	case OPT_INITRD: o->initrd = optarg; return 0;
@@ -225,9 +331,24 @@ static int parse_one(struct kexec_opts *o, int c)
 	case OPT_JUMP_BACK_HELPER:
 		o->jump_back_helper = o->seen_l = true;
 		return 0;
+	case OPT_IMAGE_INFO:
+		o->image_info = optarg;
+		return set_action(o, ACT_IMAGE_INFO, "--image-info");
+	case OPT_VERIFY: o->verify = true; return 0;
 	case OPT_ENTRY:
 		o->has_entry = true;
 		return parse_addr("--entry", optarg, &o->entry);
+	case OPT_HIBERNATE: return set_hibernate(o, false);
+	case OPT_SNAPSHOT: return set_hibernate(o, true);
+	case OPT_COMPRESS: o->compress = optarg; return 0;
+	case OPT_COMPRESS_LEVEL:
+		o->has_level = true;
+		return parse_count("--compress-level", optarg, -100, 22,
+				   &o->compress_level);
+	case OPT_THREADS:
+		o->has_threads = true;
+		return parse_count("--threads", optarg, 1, 256, &o->threads);
+	case OPT_DROP_CACHES: o->drop_caches = true; return 0;
 	default:
 		if (c >= OPT_ARCH)
 			return add_arch_opt(o, c - OPT_ARCH);
@@ -242,7 +363,7 @@ static int parse_one(struct kexec_opts *o, int c)
 static int resolve_slot(struct kexec_opts *o)
 {
 	if (o->seen_l && o->action != ACT_STATUS &&
-	    set_action(o, ACT_LOAD, 'l'))
+	    o->action != ACT_HIBERNATE && set_action(o, ACT_LOAD, "-l"))
 		return -1;
 	if (!o->panic)
 		return 0;
@@ -253,9 +374,10 @@ static int resolve_slot(struct kexec_opts *o)
 		return -1;
 	}
 	if (o->action == ACT_EXEC || o->action == ACT_FORCE ||
-	    o->action == ACT_JUMP) {
-		report_err("options: -p and -%c cannot be combined",
-		       action_letter(o->action));
+	    o->action == ACT_JUMP || o->action == ACT_HIBERNATE) {
+		report_err("options: -p and %s cannot be combined",
+			   o->action == ACT_HIBERNATE && o->snapshot ?
+			   "--snapshot" : action_name(o->action));
 		return -1;
 	}
 	if (o->action == ACT_STATUS && o->seen_l) {
@@ -314,8 +436,12 @@ static int check_kernel_arg(struct kexec_opts *o)
 					     "this action");
 		return -1;
 	}
-	if (check_jump_opts(o))
+	if (check_jump_opts(o) || check_hibernate_opts(o))
 		return -1;
+	if (o->verify && o->action != ACT_IMAGE_INFO) {
+		report_err("--verify: only with --image-info=TARGET");
+		return -1;
+	}
 	if (o->mem_min > o->mem_max) {
 		report_err("--mem-min: 0x%llx is above --mem-max 0x%llx",
 		       (unsigned long long)o->mem_min,

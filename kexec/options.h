@@ -20,8 +20,10 @@ enum kexec_action {
 	ACT_FORCE,	/* -f: load and exec at once, no shutdown */
 	ACT_JUMP,	/* -j */
 	ACT_STATUS,	/* -S */
+	ACT_HIBERNATE,	/* --hibernate=TARGET, --snapshot=TARGET */
 	ACT_HELP,	/* -h */
 	ACT_VERSION,	/* -v */
+	ACT_IMAGE_INFO,	/* --image-info=TARGET [--verify] */
 };
 
 #define KEXEC_MAX_APPEND	KJ_MAX_APPEND
@@ -38,6 +40,8 @@ struct kexec_opts {
 	bool reuse_cmdline;
 	bool preserve_context;	/* --load-preserve-context */
 	bool jump_back_helper;	/* --load-jump-back-helper */
+	bool verify;		/* --verify (with --image-info) */
+	const char *image_info;	/* --image-info=TARGET */
 	bool has_entry;		/* --entry given */
 	uint64_t entry;		/* --entry=ADDR */
 	const char *type;	/* -t, NULL: probe */
@@ -45,6 +49,12 @@ struct kexec_opts {
 	const char *initrd;
 	const char *append[KEXEC_MAX_APPEND];	/* --append/--command-line */
 	unsigned int nr_append;
+	const char *hib_target;	/* --hibernate= / --snapshot= */
+	bool snapshot;		/* --snapshot: come back after the save */
+	const char *compress;	/* --compress= */
+	bool has_level, has_threads, drop_caches;
+	int compress_level;
+	int threads;
 	uint64_t mem_min;
 	uint64_t mem_max;	/* inclusive, UINT64_MAX: no limit */
 	/* the architecture's options (kj_arch_options()), in order */

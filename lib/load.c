@@ -21,6 +21,7 @@
 #include "memmap-read.h"
 #include "memory-map.h"
 #include "preserve-mark.h"
+#include "hib/helper-mark.h"
 
 #define MAX_KERNEL_SIZE		(256u << 20)
 #define MAX_INITRD_SIZE		(1024u << 20)
@@ -319,6 +320,10 @@ int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
 		ret = load_image(&req, loader, &st);
 	if (!ret)
 		ret = submit(ctx, &st.img);
+	if (!ret && s->mode == KJ_LOAD_CRASH)
+		hib_helper_mark_set(ctx, st.initrd &&
+				    initrd_has_hib_helper(st.initrd,
+							  st.initrd_len));
 	arch_hand_over_free(st.ho);
 	arch_opts_free(st.aopts);
 	image_free(&st.img);
@@ -343,6 +348,8 @@ int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot)
 	}
 	if (slot != KJ_LOAD_CRASH)
 		preserve_mark_clear(ctx);
+	else
+		hib_helper_mark_clear(ctx);
 	return 0;
 }
 

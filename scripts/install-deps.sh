@@ -19,4 +19,5 @@ apt-get install -y -q --no-install-recommends \
 	qemu-system-x86 linux-source-6.1 \
 	flex bison bc libelf-dev libssl-dev cpio xz-utils gzip \
 	busybox-static file ca-certificates \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev \
+	liblz4-dev libzstd-dev liblz4-dev:i386 libzstd-dev:i386

@@ -121,6 +121,42 @@ int kj_exec(struct kj_ctx *ctx, unsigned int flags);
  */
 int kj_jump(struct kj_ctx *ctx, unsigned int flags);
 
+/* ------------------------------------------------------ hibernation */
+
+/*
+ * Save this kernel's memory image from the loaded crash kernel (which must
+ * have been loaded by kj_load() with an initramfs holding the image
+ * writer, hibernate/kjump-save): check everything that can be checked
+ * here, prepare the target (a block device nobody uses, or a file on a
+ * file system whose extents can be trusted), pass the request in the
+ * kexec jump parameter page, jump, and read the writer's status when it
+ * jumps back.  With snapshot set, the writer jumps back after saving and
+ * this returns 0 with the result filled in; without it, the writer powers
+ * the machine off after committing the image, and this only returns on
+ * failure.  A failure in the crash kernel comes back as an error with its
+ * reason (-EIO), a cancel as -ECANCELED.
+ */
+struct kj_hibernate_spec {
+	const char *target;		/* block device or file */
+	bool snapshot;			/* come back after the save */
+	const char *compress;		/* "lz4" (NULL), "zstd", "none" */
+	int level;			/* 0: the compressor's default */
+	unsigned int threads;		/* 0: one per CPU of the crash kernel */
+	bool drop_caches;		/* drop clean caches first */
+	unsigned int run_flags;		/* KJ_RUN_* */
+};
+
+struct kj_hibernate_result {
+	uint64_t image_bytes;		/* bytes of the image on the target */
+	uint64_t pages, data_pages, zero_pages;
+	uint64_t raw_bytes, stored_bytes;
+	uint64_t write_ms;		/* the writer's time in the crash kernel */
+	uint64_t used_pages;		/* MemTotal - MemFree before the jump */
+};
+
+int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *spec,
+		 struct kj_hibernate_result *res);
+
 /* ------------------------------------------------------------ locking */
 
 /* One kexec state change at a time, across processes; what names it. */

@@ -11,6 +11,9 @@
 #                                   jump implementation (the header in
 #                                   scenarios/bench.guest.sh is --host 3 3)
 #   bench.sh --table SERIAL_LOG     the table from a finished run's log
+#   bench.sh --hib-table SERIAL_LOG STEPS  the hibernation table from a
+#                                   finished hib-bench run (make bench runs
+#                                   it after the kexec benchmark)
 #
 # Environment: BENCH_RUNS (default 7), BENCH_TRIPS (default 6, at least 2:
 # trip 1 boots B and is left out of the median), and everything
@@ -94,7 +97,58 @@ table() {
 	rm -f "$tmp"
 }
 
+# The hibernation table, from a finished hib-bench run's serial log and
+# steps file: per compressor the image and its rates, then the raw disk.
+hib_table() {
+	local log=$1 steps=$2
+	tr -d '\r' <"$log" | awk -v steps="$steps" '
+	function kv(line, key,   m) {
+		if (match(line, " " key "=[^ ]+")) {
+			m = substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+			return m
+		}
+		return ""
+	}
+	/KJ A: hib-bench compress=/ {
+		c = kv($0, "compress"); n++; name[n] = c
+		img[c] = kv($0, "image-bytes"); wms[c] = kv($0, "write-ms")
+		pages[c] = kv($0, "pages"); used[c] = kv($0, "used")
+		ratio[c] = kv($0, "ratio"); mibs[c] = kv($0, "mibs")
+		wall[c] = kv($0, "wall-ms")
+	}
+	/KJ B: hib-bench raw-dd/ { rawb = kv($0, "bytes"); rawms = kv($0, "ms") }
+	/KJ B: hib-bench vmcore-read/ { vcb = kv($0, "bytes"); vcms = kv($0, "ms") }
+	END {
+		while ((getline l < steps) > 0) {
+			if (l ~ /handover to B .*hibernate/) { split(l, a, " "); th = a[1] + 0 }
+			if (l ~ /qemu exited .boot 1,/) { split(l, a, " "); tx = a[1] + 0 }
+		}
+		raw = rawms > 0 ? rawb / 1048576 / (rawms / 1000) : 0
+		print "kexec hibernation (hib-bench): one QEMU guest (TCG), 512 MiB, 2 vCPUs, 60% of MemTotal in use, virtio disk"
+		print ""
+		print "| compress | image MiB | used MiB | pages / used | ratio (raw/stored) | raw MiB/s | image MiB/s | image rate / raw dd | writer ms | kexec wall ms |"
+		print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		for (i = 1; i <= n; i++) {
+			c = name[i]
+			im = img[c] / 1048576
+			rate = wms[c] > 0 ? im / (wms[c] / 1000) : 0
+			printf "| %s | %.1f | %.1f | %.3f | %s | %s | %.1f | %.2f | %s | %s |\n", c, im,
+				used[c] * 4096 / 1048576, pages[c] / used[c], ratio[c], mibs[c],
+				rate, (raw > 0 ? rate / raw : 0), wms[c], wall[c]
+		}
+		printf "\nraw dd in B (O_DIRECT, 4 MiB writes, fsync): %.1f MiB in %d ms = %.1f MiB/s\n", rawb / 1048576, rawms, raw
+		if (vcms > 0)
+			printf "reading /proc/vmcore in B (dd, 4 MiB reads): %.1f MiB in %d ms = %.1f MiB/s\n", vcb / 1048576, vcms, vcb / 1048576 / (vcms / 1000)
+		if (th > 0 && tx > 0)
+			printf "kexec --hibernate to power-off (host clock, handover line to QEMU exit): %.1f s\n", tx - th
+	}'
+}
+
 case ${1:-} in
+--hib-table)
+	[ $# = 3 ] || { echo "usage: $0 --hib-table SERIAL_LOG STEPS" >&2; exit 2; }
+	hib_table "$2" "$3"
+	exit ;;
 --host)
 	[ $# = 3 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] && [[ $3 =~ ^[1-9][0-9]*$ ]] && [ "$3" -ge 2 ] ||
 		{ echo "usage: $0 --host RUNS TRIPS (TRIPS >= 2)" >&2; exit 2; }
@@ -134,3 +188,9 @@ BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC'), $runs runs, $trips trips; hos
 cat "$logdir/bench.txt"
 echo
 echo "(also in $logdir/bench.txt; raw lines: grep 'KJ A: bench' $logdir/bench.serial.log)"
+echo
+echo "== hibernation: scenario hib-bench"
+"$here/run-scenario.sh" hib-bench ||
+	{ echo "== bench: hib-bench failed (logs: $logdir/hib-bench.*)" >&2; exit 1; }
+hib_table "$logdir/hib-bench.serial.log" "$logdir/hib-bench.steps" >"$logdir/hib-bench.txt" || exit 1
+cat "$logdir/hib-bench.txt"

@@ -18,6 +18,8 @@
 #                          kexec-tools (for a B that runs it).
 #
 # BZIMAGE defaults to the companion kernel (kernel-companion/build-kernel.sh).
+# $KJUMP_SAVE, when set, names the static i386 image writer (put in B as
+# /usr/sbin/kjump-save).
 # $KEXEC, when set, names our static i386 kexec; $KEXEC_TEST, when set,
 # the kexec_test image (kexec_test/ in the build tree).  The Debian packages
 # (busybox-static, kexec-tools, libc6, all :i386) are fetched once with
@@ -79,6 +81,17 @@ if [ -n "$kexec_ours" ]; then
 	kexec_ours=$(realpath "$kexec_ours")
 fi
 
+# The image writer for a B that saves A (hibernation scenarios).
+kjump_save=${KJUMP_SAVE:-}
+if [ -n "$kjump_save" ]; then
+	[ -f "$kjump_save" ] || die "KJUMP_SAVE=$kjump_save: no such file"
+	case $(od -An -tx1 -N20 "$kjump_save" | tr -d ' \n') in
+	7f454c4601??????????????????????????0300) ;;
+	*) die "KJUMP_SAVE=$kjump_save: not an i386 (EM_386) executable" ;;
+	esac
+	kjump_save=$(realpath "$kjump_save")
+fi
+
 kexec_test=${KEXEC_TEST:-}
 if [ -n "$kexec_test" ]; then
 	[ -f "$kexec_test" ] || die "KEXEC_TEST=$kexec_test: no such file"
@@ -127,6 +140,23 @@ devnodes_cpio() {
 	newc_entry 'TRAILER!!!' 0 0 0 0
 }
 
+# The marker kexec -p looks for (lib/hib/helper-mark.h): an uncompressed
+# newc archive appended to a B initramfs, holding etc/kjump-hibernate-helper.
+helper_marker_cpio() {
+	newc_entry etc $((0040755)) 0 0 3
+	newc_entry etc/kjump-hibernate-helper $((0100644)) 0 0 4
+	newc_entry 'TRAILER!!!' 0 0 0 0
+}
+
+# with_helper_marker IN OUT: IN padded to 4 bytes (the kernel looks for
+# the next archive's header on a 4-byte boundary), then the marker.
+with_helper_marker() {
+	cp "$1" "$2"
+	pad=$(((4 - $(wc -c <"$1") % 4) % 4))
+	while [ $pad -gt 0 ]; do printf '\000' >>"$2"; pad=$((pad - 1)); done
+	helper_marker_cpio >>"$2"
+}
+
 # Pack directory $1 into the gzip'd newc archive $2.
 pack() {
 	{
@@ -140,7 +170,7 @@ guest_cc=${KJUMP_GUEST_CC:-gcc}
 guest_cflags="-m32 -Os -std=c11 -Wall -Wextra -Werror"
 tools="memfill vmcore-check physmem monotime runas"
 # The part of libkjump the tools use (vmcore-check reads the core with it).
-lib_srcs="lib/vmcore.c lib/elf-read.c lib/ctx.c"
+lib_srcs="lib/vmcore.c lib/elf-read.c lib/ctx.c lib/hib/image-read.c lib/hib/compress.c lib/hib/crc32c.c lib/hib/request.c"
 
 # Build tools/*.c into the static i386 multi-call binary $1.
 build_tools() {
@@ -148,17 +178,17 @@ build_tools() {
 	mkdir -p "$tb"
 	for t in $tools; do
 		$guest_cc $guest_cflags -Dmain="$(echo "$t" | tr - _)_main" \
-			-I"$top/include" -c -o "$tb/$t.o" "$here/tools/$t.c" ||
+			-I"$top/include" -I"$top/lib" -c -o "$tb/$t.o" "$here/tools/$t.c" ||
 			die "cannot compile tools/$t.c for i386 (gcc-multilib installed?)"
 	done
 	$guest_cc $guest_cflags -c -o "$tb/kjtools.o" "$here/tools/kjtools.c" ||
 		die "cannot compile tools/kjtools.c"
 	for f in $lib_srcs; do
 		$guest_cc $guest_cflags -D_GNU_SOURCE -I"$top/include" \
-			-I"$top/lib" -c -o "$tb/lib-$(basename "$f" .c).o" \
+			-I"$top/lib" -I"$top/lib/hib" -c -o "$tb/lib-$(basename "$f" .c).o" \
 			"$top/$f" || die "cannot compile $f for the guest tools"
 	done
-	$guest_cc -m32 -static -s -o "$1" "$tb"/*.o ||
+	$guest_cc -m32 -static -s -o "$1" "$tb"/*.o -llz4 -lzstd -pthread ||
 		die "cannot link the static i386 guest tools"
 	rm -rf "$tb"
 }
@@ -172,7 +202,9 @@ inputs_hash=$( {
 		echo "== $f"
 		cat "$f"
 	done
-	for f in $lib_srcs include/kjump/kjump.h lib/ctx.h lib/elf-read.h; do
+	for f in $lib_srcs include/kjump/kjump.h lib/ctx.h lib/elf-read.h \
+	    lib/hib/image-format.h lib/hib/image-read.h lib/hib/compress.h \
+	    lib/hib/crc32c.h lib/hib/request.h; do
 		echo "== $f"
 		cat "$top/$f"
 	done
@@ -199,6 +231,12 @@ inputs_hash=$( {
 		cat "$kexec_test"
 	else
 		echo "== no kexec_test"
+	fi
+	if [ -n "$kjump_save" ]; then
+		echo "== kjump-save"
+		cat "$kjump_save"
+	else
+		echo "== no kjump-save"
 	fi
 } | sha256sum | cut -d' ' -f1)
 
@@ -257,6 +295,9 @@ done
 if [ -n "$kexec_ours" ]; then
 	install -m 0755 "$kexec_ours" "$b/sbin/kexec"
 fi
+if [ -n "$kjump_save" ]; then
+	install -m 0755 "$kjump_save" "$b/usr/sbin/kjump-save"
+fi
 echo "root:x:0:0:root:/root:/bin/sh" >"$b/etc/passwd"
 echo "root:x:0:" >"$b/etc/group"
 
@@ -290,6 +331,8 @@ else
 	say "no vmlinux next to $bzimage: /boot/vmlinux left out"
 fi
 cp "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b.cpio.gz"
+# B with the image writer's marker, for the hibernation scenarios
+with_helper_marker "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b-hib.cpio.gz"
 cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
 if [ -n "$kexec_test" ]; then
 	cp "$kexec_test" "$a/boot/kexec_test"

@@ -41,6 +41,15 @@
 #     disk MIB           a fresh, zeroed raw disk of MIB MiB
 #                        (LOGDIR/NAME.disk.img) as virtio-blk, /dev/vda;
 #                        every boot of the run sees the same file
+#     disk-fs TYPE       make an ext2/ext3/ext4 file system on the whole
+#                        disk on the host (mkfs.TYPE) before the first boot
+#     fsck-after         after the last boot, e2fsck -fn of the disk on the
+#                        host must find nothing to fix
+#     image-verify       after the last boot, the host's kexec
+#                        ($KJUMP_BUILDDIR/kexec/kexec, else $KEXEC) must
+#                        verify the hibernation image at the disk's start
+#     disk-fault SECTOR  every write to the disk that covers 512-byte
+#                        sector SECTOR fails with EIO (QEMU's blkdebug)
 #     memory MIB         guest RAM (default 512)
 #     smp N              vCPUs (default 2)
 #     no-poweroff        the guest ends without powering off (kexec_test
@@ -216,7 +225,7 @@ mk_kind=() mk_stage=() mk_t=() mk_re=()
 rejects=() extra= allow_after= allow_warn= skip_why=
 total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
-disk_mib= mem_mib=512 smp=2 no_poweroff=0
+disk_mib= disk_fs= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 no_poweroff=0
 hname=${hostfile##*/}
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -269,6 +278,18 @@ while IFS= read -r line || [ -n "$line" ]; do
 	disk)
 		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (disk MIB)"
 		disk_mib=$rest ;;
+	disk-fs)
+		[[ $rest =~ ^ext[234]$ ]] || fail "$bad (disk-fs ext2|ext3|ext4)"
+		disk_fs=$rest ;;
+	fsck-after)
+		[ -z "$rest" ] || fail "$bad (fsck-after takes no argument)"
+		fsck_after=1 ;;
+	image-verify)
+		[ -z "$rest" ] || fail "$bad (image-verify takes no argument)"
+		image_verify=1 ;;
+	disk-fault)
+		[[ $rest =~ ^[0-9]+$ ]] || fail "$bad (disk-fault SECTOR)"
+		disk_fault=$rest ;;
 	memory)
 		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (memory MIB)"
 		mem_mib=$rest ;;
@@ -319,6 +340,10 @@ fi
 if [ -z "${KEXEC_TEST:-}" ] && [ -n "${KEXEC:-}" ]; then
 	kt=$(dirname "$KEXEC")/../../kexec_test/kexec_test
 	[ -f "$kt" ] && export KEXEC_TEST=$kt
+fi
+if [ -z "${KJUMP_SAVE:-}" ] && [ -n "${KEXEC:-}" ]; then
+	ks=$(dirname "$KEXEC")/kjump-save-i386
+	[ -f "$ks" ] && export KJUMP_SAVE=$ks
 fi
 # The images hold this tree's guest files: one directory per source tree,
 # so that a run in another tree (another worktree) cannot rebuild them
@@ -510,7 +535,17 @@ if [ -n "$disk_mib" ]; then
 	disk=$logdir/$base.disk.img
 	rm -f "$disk"
 	truncate -s "${disk_mib}M" "$disk" || fail "cannot create $disk"
+	if [ -n "$disk_fs" ]; then
+		mkfs."$disk_fs" -q -F -L kjump "$disk" >>"$logdir/$base.build.log" 2>&1 ||
+			fail "mkfs.$disk_fs on $disk failed (log: $logdir/$base.build.log)"
+	fi
 	drive=(-drive "file=$disk,format=raw,if=virtio")
+	if [ -n "$disk_fault" ]; then
+		# QEMU's blkdebug: every write that covers the sector fails (EIO)
+		printf '[inject-error]\nevent = "pwritev"\nerrno = "5"\nsector = "%s"\nonce = "off"\n' \
+			"$disk_fault" >"$logdir/$base.blkdebug.conf"
+		drive=(-drive "file=blkdebug:$logdir/$base.blkdebug.conf:$disk,format=raw,if=virtio")
+	fi
 fi
 
 now
@@ -583,6 +618,8 @@ while :; do
 		wait "$qemu_pid"
 		qrc=$?
 		qemu_pid=
+		printf '%6ss  qemu exited (boot %d, status %d)\n' \
+			"$(secs $((t1 - t0)))" $boot $qrc >>"$steps"
 	else
 		qrc=0   # stopped by us (no-poweroff)
 	fi
@@ -599,6 +636,25 @@ while :; do
 	boot=$((boot + 1))
 done
 echo "done in $(secs $((t1 - t0)))s, $boot boot(s), $checks checks ok, $handovers hand-overs" >>"$steps"
+if [ "$fsck_after" = 1 ]; then
+	[ -n "$disk_mib" ] || fail "fsck-after: the scenario has no disk"
+	if ! e2fsck -fn "$disk" >"$logdir/$base.fsck.log" 2>&1; then
+		tail -n 20 "$logdir/$base.fsck.log" >&2
+		fail "e2fsck -fn of the disk after the run found problems (log: $logdir/$base.fsck.log)"
+	fi
+	echo "e2fsck -fn: clean" >>"$steps"
+fi
+if [ "$image_verify" = 1 ]; then
+	# the host's own build reads the image the guest wrote
+	hk=${KJUMP_BUILDDIR:+$KJUMP_BUILDDIR/kexec/kexec}
+	[ -x "${hk:-}" ] || hk=${KEXEC:-}
+	[ -n "$hk" ] || fail "image-verify: no kexec for the host (KJUMP_BUILDDIR or KEXEC)"
+	if ! "$hk" --image-info="$disk" --verify >"$logdir/$base.image-info.log" 2>&1; then
+		tail -n 5 "$logdir/$base.image-info.log" >&2
+		fail "image-verify: $hk --image-info --verify of the disk failed (log: $logdir/$base.image-info.log)"
+	fi
+	echo "image-verify ($hk): $(grep '^verify' "$logdir/$base.image-info.log")" >>"$steps"
+fi
 [ "$verbose" = 1 ] && tail -n 1 "$steps" >&2
 if [ -n "$xfail" ]; then
 	x=$xfail

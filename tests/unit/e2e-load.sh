@@ -49,7 +49,8 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	jump-fallback-a jump-fallback-b jump-fallback-nothing
 	preserve-mark-cleared bzimage-entry elf-args-linux elf-probed
 	elf-args-none elf-entry elf-refused elf-type-unknown not-any-image
-	elf-real-vmlinux elf-preserve elf-preserve-args-none"
+	elf-real-vmlinux elf-preserve elf-preserve-args-none
+	hib-helper-mark hib-lockdown hib-no-companion"
 
 failed=0
 
@@ -699,6 +700,57 @@ t_elf_real_vmlinux() {
 	want_rc 0 && no_stderr &&
 	check_elf_last "$KJUMP_VMLINUX" --initrd "$initrd" \
 		--cmdline "console=ttyS0 kjump.marker=real"
+}
+
+# -p with an initramfs from hibernate/kjump-mkinitramfs: kexec records that
+# the crash kernel has the image writer; a plain initrd, or -p -u, clears it.
+t_hib_helper_mark() {
+	mark=$root/run/kexec-tools-kjump.crash
+	bb=$(command -v busybox) || { why="no busybox here"; return 77; }
+	sh "$here/../../hibernate/kjump-mkinitramfs" -o "$w/b.img" -b "$bb" \
+		-x "$kexec" -s "$build/hibernate/kjump-save" >"$w/mk.out" 2>&1 ||
+		fail "kjump-mkinitramfs: $(tail -n 1 "$w/mk.out")" || return 1
+	[ "$(stat -c %a "$w/b.img")" = 600 ] || fail "image mode $(stat -c %a "$w/b.img")" || return 1
+	gzip -dc "$w/b.img" 2>/dev/null | cpio -t --quiet 2>/dev/null >"$w/list"
+	grep -qx init "$w/list" && grep -qx usr/sbin/kjump-save "$w/list" &&
+	grep -qx sbin/kexec "$w/list" || fail "archive lacks init, kexec or kjump-save" || return 1
+	kx -- -p "$kernel" --initrd="$w/b.img"
+	want_rc 0 && no_stderr &&
+	grep -qx 'hibernate-helper=1' "$mark" 2>/dev/null || fail "no helper mark after -p with the writer" &&
+	grep -qx "boot-id=e2e-boot-$n" "$mark" || fail "mark: $(tr '\n' ' ' <"$mark")" &&
+	kx -- -p "$kernel" --initrd="$initrd" &&
+	want_rc 0 && [ ! -e "$mark" ] || fail "mark left after -p without the writer" &&
+	kx -- -p "$kernel" --initrd="$w/b.img" && kx -- -p -u &&
+	want_rc 0 && [ ! -e "$mark" ] || fail "mark left after -p -u"
+}
+
+# a companion kernel with a crash kernel that has the writer, locked down
+hib_ready() {
+	: >"$root/sys/kernel/kexec_jump_request"
+	: >"$root/sys/kernel/kexec_jump_status"
+	echo 0x15a >"$root/sys/kernel/kexec_jump_buf_pfn"
+	echo 1 >"$root/sys/kernel/kexec_crash_loaded"
+	printf 'hibernate-helper=1\nboot-id=e2e-boot-%s\n' "$n" \
+		>"$root/run/kexec-tools-kjump.crash"
+}
+
+t_hib_lockdown() {
+	hib_ready
+	mkdir -p "$root/sys/kernel/security"
+	echo "none [integrity] confidentiality" >"$root/sys/kernel/security/lockdown"
+	kx -- --snapshot="$w/img"
+	want_rc 1 &&
+	one_error "--snapshot: refused: the kernel is locked down (none [integrity] confidentiality), and hibernation is restricted under lockdown" &&
+	[ ! -e "$w/img" ] || fail "a target was created" &&
+	[ "$(nr_calls reboot)" -eq 0 ] || fail "reboot was called"
+}
+
+t_hib_no_companion() {
+	echo 1 >"$root/sys/kernel/kexec_crash_loaded"
+	kx -- --hibernate="$w/img"
+	want_rc 1 &&
+	one_error "--hibernate: this kernel cannot pass a request to the crash kernel (no /sys/kernel/kexec_jump_request: it needs the kexec jump companion series)" &&
+	[ "$(nr_calls reboot)" -eq 0 ] || fail "reboot was called"
 }
 
 for c in $CASES; do

@@ -5,7 +5,8 @@
  *
  * Every 4 KiB page starts with a struct pat_hdr; the rest of the page is a
  * payload that depends only on the tag and the page index, so a reader can
- * regenerate it and compare byte for byte.  hdr.sum is the checksum of the
+ * regenerate it and compare byte for byte: random for even indexes,
+ * compressible for odd ones.  hdr.sum is the checksum of the
  * payload as written.
  */
 #ifndef KJ_PATTERN_H
@@ -42,6 +43,27 @@ static inline uint64_t pat_mix(uint64_t x)	/* splitmix64 finaliser */
 	return x ^ (x >> 31);
 }
 
+/*
+ * Odd pages compress well: the payload repeats one 64-byte record (the
+ * seed's words and the index) with a counter, as a hibernation image
+ * would meet in text and tables; even pages are random.
+ */
+static inline void pat_payload_text(uint64_t s, uint32_t index, uint8_t *buf)
+{
+	uint64_t rec[8];
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		rec[i] = pat_mix(s + i);
+	for (i = 0; i < PAT_PAYLOAD_LEN; i += sizeof(rec)) {
+		size_t n = PAT_PAYLOAD_LEN - i < sizeof(rec) ?
+			   PAT_PAYLOAD_LEN - i : sizeof(rec);
+
+		rec[7] = ((uint64_t)index << 32) | (uint32_t)i;
+		memcpy(buf + i, rec, n);
+	}
+}
+
 /* Fill buf (PAT_PAYLOAD_LEN bytes) with the payload of page index. */
 static inline void pat_payload(const uint8_t tag[PAT_TAG_LEN], uint32_t index,
 			       uint8_t *buf)
@@ -52,6 +74,10 @@ static inline void pat_payload(const uint8_t tag[PAT_TAG_LEN], uint32_t index,
 	memcpy(&a, tag, 8);
 	memcpy(&b, tag + 8, 8);
 	s = pat_mix(a ^ pat_mix(b ^ pat_mix(index)));
+	if (index & 1) {
+		pat_payload_text(s, index, buf);
+		return;
+	}
 	for (i = 0; i < PAT_PAYLOAD_LEN; i += 8) {
 		uint64_t w;
 

@@ -16,6 +16,11 @@
  *                                        them, in hex
  * OPTS:
  *   --core FILE    the core file (default /proc/vmcore)
+ *   --image FILE   with --find: scan the pages of a committed hibernation
+ *                  image (a file or a device holding one at offset 0)
+ *                  instead of a core, through the image reader of lib/hib,
+ *                  every chunk's checksums included; also prints
+ *                  "image pages=N data=D zero=Z"
  *   --hdr-at ADDR  the ELF header sits at offset ADDR of FILE rather than at
  *                  0, and p_offset values are absolute offsets in FILE: use
  *                  with --core /dev/mem to read the old kernel's own ELF
@@ -39,7 +44,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "kjump/kjump.h"
+#include "hib/image-read.h"
 #include "pattern.h"
 
 #define CHUNK		(1u << 20)
@@ -227,21 +236,52 @@ static void check_page(struct find *f, const uint8_t *page, uint64_t paddr)
 		f->hi = paddr;
 }
 
+static void find_init(struct find *f, const char *tag, uint64_t pages)
+{
+	memset(f, 0, sizeof(*f));
+	if (pat_parse_tag(tag, f->tag))
+		die("--find: TAG must be 32 hex digits, not '%s'", tag);
+	if (!pages || pages > (1u << 24))
+		die("--find: PAGES must be 1..%u", 1u << 24);
+	f->pages = (uint32_t)pages;
+	f->seen = calloc(f->pages, 1);
+	f->sums = calloc(f->pages, sizeof(*f->sums));
+	if (!f->seen || !f->sums)
+		die("out of memory");
+}
+
+static int find_report(struct find *f, const char *tag)
+{
+	printf("find tag=%s pages=%" PRIu32 " found=%" PRIu32 " dup=%" PRIu32
+	       " bad=%" PRIu32, tag, f->pages, f->found, f->dup, f->bad);
+	if (f->found == f->pages) {
+		uint64_t fold = PAT_FOLD_INIT;
+		uint32_t k;
+
+		for (k = 0; k < f->pages; k++)
+			fold = pat_fold(fold, f->sums[k]);
+		printf(" sum=%016" PRIx64, fold);
+	} else {
+		printf(" sum=-");
+	}
+	if (f->found)
+		printf(" lowest=0x%" PRIx64 " highest=0x%" PRIx64, f->lo, f->hi);
+	printf(" below1m=%" PRIu32 " scanned=%" PRIu64 "MiB result=%s\n",
+	       f->below_1m, f->scanned >> 20,
+	       f->found == f->pages && !f->bad ? "ok" : "FAIL");
+	free(f->seen);
+	free(f->sums);
+	return f->found == f->pages && !f->bad ? 0 : 1;
+}
+
 static int cmd_find(struct core *c, const char *tag, uint64_t pages)
 {
 	struct find f;
 	uint8_t *buf = malloc(CHUNK);
 	unsigned i;
 
-	memset(&f, 0, sizeof(f));
-	if (pat_parse_tag(tag, f.tag))
-		die("--find: TAG must be 32 hex digits, not '%s'", tag);
-	if (!pages || pages > (1u << 24))
-		die("--find: PAGES must be 1..%u", 1u << 24);
-	f.pages = (uint32_t)pages;
-	f.seen = calloc(f.pages, 1);
-	f.sums = calloc(f.pages, sizeof(*f.sums));
-	if (!buf || !f.seen || !f.sums)
+	find_init(&f, tag, pages);
+	if (!buf)
 		die("out of memory");
 	for (i = 0; i < c->in.nr_loads; i++) {
 		const struct kj_vmcore_load *l = &c->in.loads[i];
@@ -259,24 +299,59 @@ static int cmd_find(struct core *c, const char *tag, uint64_t pages)
 			pa += n;
 		}
 	}
-	printf("find tag=%s pages=%" PRIu32 " found=%" PRIu32 " dup=%" PRIu32
-	       " bad=%" PRIu32, tag, f.pages, f.found, f.dup, f.bad);
-	if (f.found == f.pages) {
-		uint64_t fold = PAT_FOLD_INIT;
-		uint32_t k;
+	free(buf);
+	return find_report(&f, tag);
+}
 
-		for (k = 0; k < f.pages; k++)
-			fold = pat_fold(fold, f.sums[k]);
-		printf(" sum=%016" PRIx64, fold);
-	} else {
-		printf(" sum=-");
+struct image_scan {
+	struct find *f;
+	uint64_t pages, zero;
+};
+
+static int image_page(void *data, uint64_t pfn, const void *page)
+{
+	struct image_scan *s = data;
+
+	s->pages++;
+	if (!page) {
+		s->zero++;
+		return 0;
 	}
-	if (f.found)
-		printf(" lowest=0x%" PRIx64 " highest=0x%" PRIx64, f.lo, f.hi);
-	printf(" below1m=%" PRIu32 " scanned=%" PRIu64 "MiB result=%s\n",
-	       f.below_1m, f.scanned >> 20,
-	       f.found == f.pages && !f.bad ? "ok" : "FAIL");
-	return f.found == f.pages && !f.bad ? 0 : 1;
+	check_page(s->f, page, pfn * PAT_PAGE);
+	s->f->scanned += PAT_PAGE;
+	return 0;
+}
+
+static int cmd_find_image(const char *path, const char *tag, uint64_t pages)
+{
+	struct image_scan scan = { 0 };
+	struct kjh_image img;
+	struct kjh_dev dev;
+	struct find f;
+	char why[256];
+	int fd, ret;
+
+	find_init(&f, tag, pages);
+	scan.f = &f;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("%s: %s", path, strerror(errno));
+	ret = kjh_dev_init_plain(&dev, fd, UINT64_MAX / 2);
+	if (ret)
+		die("%s: %s", path, strerror(-ret));
+	ret = kjh_image_open(&img, &dev, why, sizeof(why));
+	if (ret)
+		die("%s: %s", path, why);
+	ret = kjh_image_for_each_page(&img, image_page, &scan, why,
+				      sizeof(why));
+	if (ret)
+		die("%s: %s", path, why);
+	printf("image pages=%" PRIu64 " data=%" PRIu64 " zero=%" PRIu64 "\n",
+	       scan.pages, scan.pages - scan.zero, scan.zero);
+	kjh_image_close(&img);
+	kjh_dev_fini(&dev);
+	close(fd);
+	return find_report(&f, tag);
 }
 
 static void usage(void) __attribute__((noreturn));
@@ -285,24 +360,32 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: vmcore-check [--core FILE] [--hdr-at ADDR] "
-		"[--ranges | --find TAG PAGES | --read PADDR LEN]\n");
+		"[--ranges | --find TAG PAGES | --read PADDR LEN]\n"
+		"       vmcore-check --image FILE --find TAG PAGES\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	struct core c = { .path = "/proc/vmcore" };
+	const char *image = NULL;
 	uint64_t hdr_at = 0;
 	int i = 1;
 
 	for (; i < argc; i += 2) {
-		if (!strcmp(argv[i], "--core") && i + 1 < argc)
+		if (!strcmp(argv[i], "--image") && i + 1 < argc)
+			image = argv[i + 1];
+		else if (!strcmp(argv[i], "--core") && i + 1 < argc)
 			c.path = argv[i + 1];
 		else if (!strcmp(argv[i], "--hdr-at") && i + 1 < argc)
 			hdr_at = number(argv[i + 1]);
 		else
 			break;
 	}
+	if (image && i + 3 == argc && !strcmp(argv[i], "--find"))
+		return cmd_find_image(image, argv[i + 1], number(argv[i + 2]));
+	if (image)
+		usage();
 	if (i == argc) {
 		open_core(&c, hdr_at);
 		return cmd_list(&c);

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kjump-save: the image writer that runs in kernel B.  It reads A's
+ * request from the kexec jump parameter page, saves A's memory out of
+ * /proc/vmcore into the target A prepared (save.c), writes the status
+ * back into the page and then powers off (mode hibernate, on success) or
+ * jumps back to A (snapshot, and on every failure).
+ *
+ *   kjump-save [--once] [--no-jump] [-v] [--root DIR] [--param FILE]
+ *              [--status FILE] [--vmcore PATH] [--dev PATH]
+ *
+ * Exit: 0 saved (--no-jump), 1 failed, 2 bad usage, 3 no request.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kjump/kjump.h"
+#include "save.h"
+
+#define EXIT_NO_REQUEST	3
+#define EXIT_USAGE	2
+#define PROGRESS_MS	2000u
+
+struct opts {
+	bool once, no_jump, verbose;
+	const char *root, *param, *status, *vmcore, *dev;
+};
+
+struct ui {
+	bool tty;			/* stderr */
+	bool keys;			/* stdin a tty, non-canonical */
+	struct termios saved;
+	uint64_t last_ms;
+	bool printed;
+};
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void log_line(void *data, enum kj_log_level level, const char *msg)
+{
+	(void)data;
+	if (level == KJ_LOG_DEBUG)
+		fputs(msg, stderr);
+	else
+		fprintf(stderr, "kjump-save: %s%s\n",
+			level == KJ_LOG_WARNING ? "warning: " : "", msg);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: kjump-save [--once] [--no-jump] [-v] [--root DIR]\n"
+	      "                  [--param FILE] [--status FILE]"
+	      " [--vmcore PATH] [--dev PATH]\n", f);
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longs[] = {
+		{ "once", no_argument, NULL, 'o' },
+		{ "no-jump", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "param", required_argument, NULL, 'p' },
+		{ "status", required_argument, NULL, 's' },
+		{ "vmcore", required_argument, NULL, 'c' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->root = "";
+	o->vmcore = "/proc/vmcore";
+	while ((c = getopt_long(argc, argv, "v", longs, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->once = true; break;
+		case 'n': o->no_jump = true; break;
+		case 'v': o->verbose = true; break;
+		case 'r': o->root = optarg; break;
+		case 'p': o->param = optarg; break;
+		case 's': o->status = optarg; break;
+		case 'c': o->vmcore = optarg; break;
+		case 'd': o->dev = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* path under the root, unless given (a test's file) */
+static const char *rooted(const struct opts *o, const char *given,
+			  const char *abs, char *buf, size_t size)
+{
+	if (given)
+		return given;
+	snprintf(buf, size, "%s%s", o->root, abs);
+	return buf;
+}
+
+static int read_param(const char *path, struct kj_jump_param *p)
+{
+	ssize_t n = 0, r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "kjump-save: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	memset(p, 0, sizeof(*p));
+	while (n < (ssize_t)sizeof(*p)) {
+		r = read(fd, (char *)p + n, sizeof(*p) - (size_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	if (n != (ssize_t)sizeof(*p) || p->magic != KJ_JUMP_PARAM_MAGIC ||
+	    p->version != KJ_JUMP_PARAM_VERSION ||
+	    p->size != KJ_JUMP_PARAM_SIZE ||
+	    p->request_len > KJ_JUMP_REQUEST_MAX) {
+		fprintf(stderr, "kjump-save: %s: not a kexec jump parameter page"
+			" of version %u\n", path, KJ_JUMP_PARAM_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_status(const char *path, const struct kjh_status *st)
+{
+	char buf[KJ_JUMP_STATUS_MAX];
+	int len = kjh_status_format(st, buf, sizeof(buf));
+	int fd, ok;
+
+	if (len < 0)
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "kjump-save: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	ok = write(fd, buf, (size_t)len) == len;
+	if (close(fd) || !ok) {
+		fprintf(stderr, "kjump-save: %s: writing the status failed\n",
+			path);
+		return -1;
+	}
+	return 0;
+}
+
+/* DEVNAME= of /sys/dev/block/MAJ:MIN/uevent as /dev/NAME, else a mknod. */
+static int find_dev(const struct opts *o, const struct kjh_request *req,
+		    char *node, size_t size)
+{
+	dev_t want = makedev(req->dev_major, req->dev_minor);
+	char path[4096], line[512];
+	struct stat sb;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u/uevent", o->root,
+		 req->dev_major, req->dev_minor);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "DEVNAME=", 8))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(node, size, "/dev/%s", line + 8);
+		if (!stat(node, &sb) && S_ISBLK(sb.st_mode) &&
+		    sb.st_rdev == want) {
+			fclose(f);
+			return 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	snprintf(node, size, "/tmp/kjump-save-%u-%u", req->dev_major,
+		 req->dev_minor);
+	unlink(node);
+	if (mknod(node, S_IFBLK | 0600, want)) {
+		fprintf(stderr, "kjump-save: no node for device %u:%u: %s\n",
+			req->dev_major, req->dev_minor, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- the user */
+
+static void keys_on(struct ui *ui)
+{
+	struct termios t;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &ui->saved))
+		return;
+	t = ui->saved;
+	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	ui->keys = !tcsetattr(STDIN_FILENO, TCSANOW, &t);
+}
+
+static void keys_off(struct ui *ui)
+{
+	if (ui->keys)
+		tcsetattr(STDIN_FILENO, TCSANOW, &ui->saved);
+	ui->keys = false;
+}
+
+static bool cancelled(void *data)
+{
+	struct ui *ui = data;
+	struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
+	char c;
+
+	if (got_signal)
+		return true;
+	return ui->keys && poll(&pfd, 1, 0) == 1 &&
+	       read(STDIN_FILENO, &c, 1) == 1;
+}
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+static void progress(void *data, const struct kjs_progress *p)
+{
+	struct ui *ui = data;
+	uint64_t done = p->done_pages * 4096, all = p->total_pages * 4096;
+	double secs = (double)p->elapsed_ms / 1000.0;
+	double rate = secs > 0 ? mib(done) / secs : 0;
+	unsigned int eta;
+
+	if (p->final) {
+		if (ui->tty && ui->printed)
+			fputc('\n', stderr);
+		fprintf(stderr, "kjump-save: saved %" PRIu64 " pages (%" PRIu64
+			" data, %" PRIu64 " zero) in %" PRIu64
+			" bytes, %.1f MiB/s, %" PRIu64 " ms\n", p->done_pages,
+			p->data_pages, p->zero_pages, p->stored_bytes, rate,
+			p->elapsed_ms);
+		return;
+	}
+	if (!ui->tty && p->elapsed_ms < ui->last_ms + PROGRESS_MS)
+		return;
+	if (ui->tty && ui->printed && p->elapsed_ms < ui->last_ms + 100)
+		return;
+	ui->last_ms = p->elapsed_ms;
+	eta = rate > 0 ? (unsigned int)(mib(all - done) / rate + 0.5) : 0;
+	fprintf(stderr, "%skjump-save: %u%% %.0f MiB of %.0f MiB, %.1f MiB/s,"
+		" ETA %u s%s", ui->tty ? "\r" : "",
+		all ? (unsigned int)(done * 100 / all) : 100, mib(done),
+		mib(all), rate, eta, ui->tty ? "\033[K" : "\n");
+	ui->printed = true;
+}
+
+/* ------------------------------------------------------------- a save */
+
+static int serve(struct kj_ctx *ctx, const struct opts *o,
+		 struct kjh_status *st, enum kjh_mode *mode)
+{
+	char pbuf[4096], node[4096], err[160];
+	struct kj_jump_param *param = malloc(sizeof(*param));
+	struct kjh_request req;
+	struct ui ui = { .tty = isatty(STDERR_FILENO) };
+	struct kjs_job job;
+	int r = -1;
+
+	memset(st, 0, sizeof(*st));
+	*mode = KJH_MODE_SNAPSHOT;	/* failures go back to A */
+	if (!param || read_param(rooted(o, o->param, KJ_JUMP_REQUEST_PATH,
+					pbuf, sizeof(pbuf)), param))
+		goto out;
+	if (!param->request_len) {
+		fputs("kjump-save: no hibernation request\n", stderr);
+		r = EXIT_NO_REQUEST;
+		goto out;
+	}
+	if (kjh_request_parse(param->request, param->request_len, &req, err,
+			      sizeof(err))) {
+		st->result = KJH_RESULT_ERROR;
+		snprintf(st->reason, sizeof(st->reason),
+			 "bad hibernation request: %s", err);
+		fprintf(stderr, "kjump-save: %s\n", st->reason);
+		r = 1;
+		goto out;
+	}
+	if (o->dev)
+		snprintf(node, sizeof(node), "%s", o->dev);
+	else if (find_dev(o, &req, node, sizeof(node))) {
+		st->result = KJH_RESULT_ERROR;
+		snprintf(st->reason, sizeof(st->reason),
+			 "no device node for %u:%u", req.dev_major,
+			 req.dev_minor);
+		r = 1;
+		goto out;
+	}
+	job = (struct kjs_job){ ctx, param, &req, o->vmcore, node, progress,
+				cancelled, &ui };
+	keys_on(&ui);
+	r = kjs_save(&job, st) ? 1 : 0;
+	keys_off(&ui);
+	if (r)
+		fprintf(stderr, "%skjump-save: %s\n", ui.tty && ui.printed ?
+			"\n" : "", st->reason);
+	else
+		*mode = req.mode;
+out:
+	free(param);
+	return r;
+}
+
+static void power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	fprintf(stderr, "kjump-save: power off: %s\n", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	struct kjh_status st;
+	struct kj_ctx *ctx;
+	enum kjh_mode mode;
+	struct opts o;
+	char sbuf[4096];
+	int r;
+
+	if (parse_opts(argc, argv, &o))
+		return EXIT_USAGE;
+	ctx = kj_ctx_new(o.root);
+	if (!ctx) {
+		fputs("kjump-save: out of memory\n", stderr);
+		return 1;
+	}
+	kj_ctx_set_log(ctx, log_line, NULL);
+	kj_ctx_set_debug(ctx, o.verbose);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (;;) {
+		got_signal = 0;
+		r = serve(ctx, &o, &st, &mode);
+		if (r == EXIT_NO_REQUEST || (r && !st.reason[0]))
+			break;		/* nothing asked, or nowhere to answer */
+		if (write_status(rooted(&o, o.status, KJ_JUMP_STATUS_PATH,
+					sbuf, sizeof(sbuf)), &st) && !r)
+			r = 1;
+		if (o.no_jump)
+			break;
+		if (!r && mode == KJH_MODE_HIBERNATE) {
+			power_off();
+			r = 1;
+		}
+		if (kj_jump(ctx, 0) || o.once)
+			break;
+	}
+	kj_ctx_free(ctx);
+	return r;
+}

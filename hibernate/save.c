@@ -1,0 +1,968 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The image writer's engine.  Before anything is written it proves the
+ * target is the one A prepared (header PREPARED with the request's nonce,
+ * the extent list of the request's device, starting at its offset) and
+ * that every page of A's map is in /proc/vmcore.  Then: header WRITING,
+ * the swsusp block, the pages (read a run at a time, zero pages found,
+ * data pages compressed 64 at a time by worker threads and written in
+ * order in large batches), the runs, the index, the commit record and the
+ * header COMMITTED.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hib/image-write.h"
+#include "save.h"
+
+#define READ_PAGES	256u		/* 1 MiB per vmcore read */
+#define BATCH_BYTES	(4u << 20)	/* per device write */
+#define MAX_THREADS	16u
+#define JUMP_REC_OFF	0x900u
+#define JUMP_REC_MAGIC	0x504d4a4bu
+
+struct map_run {
+	uint64_t pfn, count;
+};
+
+struct slot {
+	uint8_t *raw;
+	uint8_t *rec;
+	size_t rec_len;
+	uint32_t pages;
+	uint64_t first_page;
+	bool done;
+	int err;
+};
+
+struct pipe {
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	struct slot *slots;
+	unsigned int nr_slots;
+	uint64_t head;			/* next seq to submit */
+	uint64_t tail;			/* oldest seq not written */
+	uint64_t next_work;		/* next seq for a worker */
+	bool stop;
+	enum kjh_compress method;
+	int level;
+	pthread_t *threads;
+	unsigned int nr_threads;
+};
+
+struct save {
+	const struct kjs_job *job;
+	struct kjh_status *st;
+	int fd;
+	struct kjh_dev dev;
+	bool have_dev, written;
+	struct kjh_header hdr;
+	struct kj_vmcore *vc;
+	struct map_run *map;
+	size_t nr_map;
+	uint64_t total;
+	struct kjh_run *runs;
+	uint64_t nr_runs, runs_cap, runs_max;
+	struct kjh_writer w;
+	struct pipe pipe;
+	struct timespec t0;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct save *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->st->reason[0]) {
+		va_start(ap, fmt);
+		vsnprintf(s->st->reason, sizeof(s->st->reason), fmt, ap);
+		va_end(ap);
+	}
+	if (s->st->result == KJH_RESULT_OK)
+		s->st->result = err == -ECANCELED ? KJH_RESULT_CANCELLED :
+						    KJH_RESULT_ERROR;
+	return err;
+}
+
+static uint64_t elapsed_ms(const struct save *s)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)(t.tv_sec - s->t0.tv_sec) * 1000 +
+	       (uint64_t)((t.tv_nsec - s->t0.tv_nsec) / 1000000);
+}
+
+static void *block_alloc(size_t len)
+{
+	return aligned_alloc(KJH_BLOCK, (size_t)kjh_round_up(len ? len : 1));
+}
+
+/* ------------------------------------------------------------ target */
+
+static int open_dev(struct save *s)
+{
+	const struct kjh_request *req = s->job->req;
+	uint64_t size = 0;
+	struct stat sb;
+
+	s->fd = open(s->job->dev, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (s->fd < 0 && errno == EINVAL)
+		s->fd = open(s->job->dev, O_RDWR | O_CLOEXEC);
+	if (s->fd < 0)
+		return fail(s, -errno, "%s: %s", s->job->dev, strerror(errno));
+	if (fstat(s->fd, &sb))
+		return fail(s, -errno, "%s: %s", s->job->dev, strerror(errno));
+	if (S_ISBLK(sb.st_mode)) {
+		if (ioctl(s->fd, BLKGETSIZE64, &size))
+			return fail(s, -errno, "%s: size: %s", s->job->dev,
+				    strerror(errno));
+	} else {
+		size = (uint64_t)sb.st_size;
+	}
+	if (size != req->dev_size)
+		return fail(s, -ENODEV, "%s is %" PRIu64 " bytes, A saw %"
+			    PRIu64 " (dev %u:%u)", s->job->dev, size,
+			    req->dev_size, req->dev_major, req->dev_minor);
+	if (req->offset % KJH_BLOCK || req->offset >= size)
+		return fail(s, -EINVAL, "offset %" PRIu64 " is not a block in %s",
+			    req->offset, s->job->dev);
+	return 0;
+}
+
+static int check_prepared(struct save *s, const struct kjh_header *h)
+{
+	const struct kjh_request *req = s->job->req;
+	char why[160];
+
+	if (kjh_header_check(h, why, sizeof(why)))
+		return fail(s, -EBADMSG, "%s at %" PRIu64 ": %s", s->job->dev,
+			    req->offset, why);
+	if (h->state != KJH_STATE_PREPARED)
+		return fail(s, -EBADMSG, "%s at %" PRIu64
+			    ": the image is %s, not prepared", s->job->dev,
+			    req->offset, kjh_state_name(h->state));
+	if (memcmp(h->nonce, req->nonce, KJH_NONCE_LEN))
+		return fail(s, -EBADMSG, "%s at %" PRIu64
+			    ": another image than A prepared (nonce)",
+			    s->job->dev, req->offset);
+	if (h->capacity != req->capacity || h->capacity % KJH_BLOCK)
+		return fail(s, -EBADMSG, "the image's capacity %" PRIu64
+			    " is not the request's %" PRIu64, h->capacity,
+			    req->capacity);
+	return 0;
+}
+
+static int check_extents_head(struct save *s, const struct kjh_extents *x)
+{
+	const struct kjh_request *req = s->job->req;
+
+	if (memcmp(x->magic, KJH_EXTENTS_MAGIC, 8) ||
+	    memcmp(x->nonce, req->nonce, KJH_NONCE_LEN))
+		return fail(s, -EBADMSG, "no extent list of this image after its header");
+	if (x->dev_major != req->dev_major || x->dev_minor != req->dev_minor ||
+	    x->dev_size != req->dev_size)
+		return fail(s, -EBADMSG, "the extent list is for device %u:%u, not %u:%u",
+			    x->dev_major, x->dev_minor, req->dev_major,
+			    req->dev_minor);
+	if (!x->count || x->count > KJH_EXTENTS_MAX)
+		return fail(s, -EBADMSG, "%u extents in the list", x->count);
+	return 0;
+}
+
+/*
+ * Block 1 is read where block 0 is followed on the device; its first
+ * entries map the rest of the list, which is then checked whole.
+ */
+static int read_extents(struct save *s, uint8_t *blk)
+{
+	const struct kjh_request *req = s->job->req;
+	struct kjh_extents *x = (struct kjh_extents *)blk;
+	struct kjh_extent *e = (struct kjh_extent *)(x + 1);
+	uint32_t first = (KJH_BLOCK - sizeof(*x)) / sizeof(*e), i;
+	struct kjh_dev pre;
+	char why[160];
+	int r;
+
+	r = kjh_dev_pread(&s->dev, blk, KJH_BLOCK, KJH_EXTENTS_OFF);
+	if (r)
+		return fail(s, r, "%s: reading the extent list: %s",
+			    s->job->dev, strerror(-r));
+	r = check_extents_head(s, x);
+	if (r)
+		return r;
+	if (first > x->count)
+		first = x->count;
+	if (e[0].logical || e[0].physical != req->offset ||
+	    e[0].length < 2 * KJH_BLOCK)
+		return fail(s, -EBADMSG, "the extent list does not start at offset %"
+			    PRIu64, req->offset);
+	if (kjh_dev_init(&pre, s->fd, e, first,
+			 e[first - 1].logical + e[first - 1].length))
+		return fail(s, -EBADMSG, "the extent list is not in order");
+	r = kjh_dev_pread(&pre, blk, KJH_EXTENTS_BLOCKS * KJH_BLOCK,
+			  KJH_EXTENTS_OFF);
+	kjh_dev_fini(&pre);
+	if (r)
+		return fail(s, r, "%s: reading the extent list: %s",
+			    s->job->dev, strerror(-r));
+	if (check_extents_head(s, x) || kjh_extents_crc(e, x->count) != x->crc)
+		return fail(s, -EBADMSG, "the extent list's checksum is wrong");
+	if (kjh_extents_check(e, x->count, req->capacity, why, sizeof(why)))
+		return fail(s, -EBADMSG, "extent list: %s", why);
+	for (i = 0; i < x->count; i++)
+		if (e[i].physical + e[i].length > req->dev_size)
+			return fail(s, -EBADMSG, "extent %u is past the end of %s",
+				    i, s->job->dev);
+	kjh_dev_fini(&s->dev);
+	if (kjh_dev_init(&s->dev, s->fd, e, x->count, req->capacity))
+		return fail(s, -ENOMEM, "out of memory");
+	return 0;
+}
+
+static int open_target(struct save *s)
+{
+	const struct kjh_request *req = s->job->req;
+	struct kjh_extent one;
+	uint8_t *blk;
+	int r;
+
+	r = open_dev(s);
+	if (r)
+		return r;
+	one.logical = 0;
+	one.physical = req->offset;
+	one.length = (req->dev_size - req->offset) & ~(uint64_t)(KJH_BLOCK - 1);
+	if (one.length < KJH_DATA_OFF ||
+	    kjh_dev_init(&s->dev, s->fd, &one, 1, one.length))
+		return fail(s, -ENOSPC, "%s: no room for an image at %" PRIu64,
+			    s->job->dev, req->offset);
+	s->have_dev = true;
+	blk = block_alloc(KJH_EXTENTS_BLOCKS * KJH_BLOCK);
+	if (!blk)
+		return fail(s, -ENOMEM, "out of memory");
+	r = kjh_dev_pread(&s->dev, blk, KJH_BLOCK, 0);
+	if (r) {
+		fail(s, r, "%s: reading the header: %s", s->job->dev,
+		     strerror(-r));
+		goto out;
+	}
+	memcpy(&s->hdr, blk, sizeof(s->hdr));
+	r = check_prepared(s, &s->hdr);
+	if (!r)
+		r = read_extents(s, blk);
+out:
+	free(blk);
+	return r;
+}
+
+/* --------------------------------------------------------------- map */
+
+static bool in_vmcore(const struct kj_vmcore_info *in, uint64_t paddr,
+		      uint64_t *covered_to)
+{
+	unsigned int i;
+
+	for (i = 0; i < in->nr_loads; i++) {
+		const struct kj_vmcore_load *l = &in->loads[i];
+
+		if (paddr >= l->paddr && paddr - l->paddr < l->filesz) {
+			*covered_to = l->paddr + l->filesz;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The first pfn of [pfn, pfn + count) in no PT_LOAD, or UINT64_MAX. */
+static uint64_t first_missing(const struct kj_vmcore_info *in, uint64_t pfn,
+			      uint64_t count)
+{
+	uint64_t addr = pfn * KJH_PAGE, end = (pfn + count) * KJH_PAGE, to;
+
+	while (addr < end) {
+		if (!in_vmcore(in, addr, &to) || to < addr + KJH_PAGE)
+			return addr / KJH_PAGE;
+		addr = to & ~(uint64_t)(KJH_PAGE - 1);
+	}
+	return UINT64_MAX;
+}
+
+static int map_add(struct save *s, uint64_t pfn, size_t *cap)
+{
+	struct map_run *m;
+
+	if (s->nr_map && s->map[s->nr_map - 1].pfn +
+	    s->map[s->nr_map - 1].count == pfn) {
+		s->map[s->nr_map - 1].count++;
+		return 0;
+	}
+	if (s->nr_map == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		m = realloc(s->map, *cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		s->map = m;
+	}
+	s->map[s->nr_map++] = (struct map_run){ pfn, 1 };
+	return 0;
+}
+
+static int scan_bitmap(struct save *s, const uint8_t *bits, uint64_t base,
+		       uint64_t end, size_t *cap)
+{
+	uint64_t i;
+
+	for (i = 0; i < KJ_JUMP_MAP_BITS && base + i < end; i++) {
+		if (!(i % 8) && !bits[i / 8]) {
+			i += 7;
+			continue;
+		}
+		if (bits[i / 8] & (1u << (i % 8))) {
+			if (map_add(s, base + i, cap))
+				return fail(s, -ENOMEM, "out of memory");
+			s->total++;
+		}
+	}
+	return 0;
+}
+
+static int read_map(struct save *s)
+{
+	const struct kj_jump_param *p = s->job->param;
+	uint64_t nr = (p->map_pfn_end + KJ_JUMP_MAP_BITS - 1) / KJ_JUMP_MAP_BITS;
+	uint64_t *dir = NULL;
+	uint8_t *bits = NULL;
+	size_t cap = 0, i;
+	int r = -ENOMEM;
+
+	if (!(p->flags & KJ_JUMP_PARAM_HAS_MAP))
+		return fail(s, -EINVAL, "A's kernel gave no page map");
+	if (nr > KJH_PAGE / sizeof(uint64_t))
+		return fail(s, -EINVAL, "A's page map covers %" PRIu64
+			    " pfns: too many", p->map_pfn_end);
+	dir = malloc(KJH_PAGE);
+	bits = malloc(KJH_PAGE);
+	if (!dir || !bits) {
+		fail(s, r, "out of memory");
+		goto out;
+	}
+	r = kj_vmcore_read(s->vc, p->map_dir, dir, KJH_PAGE);
+	for (i = 0; !r && i < nr; i++) {
+		r = kj_vmcore_read(s->vc, dir[i] * KJH_PAGE, bits, KJH_PAGE);
+		if (!r)
+			r = scan_bitmap(s, bits, i * KJ_JUMP_MAP_BITS,
+					p->map_pfn_end, &cap);
+	}
+	if (r)
+		fail(s, r, "reading A's page map from %s: %s", s->job->vmcore,
+		     strerror(-r));
+out:
+	free(dir);
+	free(bits);
+	return r;
+}
+
+static int check_map(struct save *s)
+{
+	struct kj_vmcore_info in;
+	uint64_t pfn;
+	size_t i;
+
+	kj_vmcore_info(s->vc, &in);
+	for (i = 0; i < s->nr_map; i++) {
+		pfn = first_missing(&in, s->map[i].pfn, s->map[i].count);
+		if (pfn != UINT64_MAX)
+			return fail(s, -ERANGE, "A's page pfn 0x%" PRIx64
+				    " is not in %s", pfn, s->job->vmcore);
+	}
+	if (!s->total)
+		return fail(s, -EINVAL, "A's page map is empty");
+	return 0;
+}
+
+/* ---------------------------------------------------------- identity */
+
+static int hex_val(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* vmcoreinfo's OSRELEASE= line, when A's request said nothing. */
+static void release_from(struct kjh_identity *id, const char *text,
+			 size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+	size_t n;
+
+	if (id->release[0])
+		return;
+	while (p < end && (size_t)(end - p) > 10 && memcmp(p, "OSRELEASE=", 10)) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			return;
+		p++;
+	}
+	if ((size_t)(end - p) <= 10)
+		return;
+	p += 10;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	n = (size_t)((nl ? nl : end) - p);
+	if (n >= sizeof(id->release))
+		n = sizeof(id->release) - 1;
+	memcpy(id->release, p, n);
+	id->release[n] = '\0';
+}
+
+static void build_id_from(struct kjh_identity *id, const char *text,
+			  size_t len)
+{
+	const char *p = text, *end = text + len;
+	uint8_t n = 0;
+	int hi, lo;
+
+	while (p < end && (size_t)(end - p) > 9 && memcmp(p, "BUILD-ID=", 9)) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			return;
+		p++;
+	}
+	if ((size_t)(end - p) <= 9)
+		return;
+	for (p += 9; p + 1 < end && n < sizeof(id->build_id); p += 2) {
+		hi = hex_val(p[0]);
+		lo = hex_val(p[1]);
+		if (hi < 0 || lo < 0)
+			break;
+		id->build_id[n++] = (uint8_t)(hi << 4 | lo);
+	}
+	id->build_id_len = n;
+}
+
+static uint64_t get_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* One PT_NOTE segment: its VMCOREINFO note's BUILD-ID= line. */
+static void scan_notes(struct kjh_identity *id, const uint8_t *b, size_t len)
+{
+	size_t at = 0, namesz, descsz, name_at, desc_at;
+
+	while (at + 12 <= len) {
+		namesz = (size_t)get_le(b + at, 4);
+		descsz = (size_t)get_le(b + at + 4, 4);
+		name_at = at + 12;
+		desc_at = name_at + ((namesz + 3) & ~(size_t)3);
+		if (namesz > len || descsz > len || desc_at + descsz > len)
+			return;
+		if (namesz >= 10 && !memcmp(b + name_at, "VMCOREINFO", 10)) {
+			build_id_from(id, (const char *)b + desc_at, descsz);
+			release_from(id, (const char *)b + desc_at, descsz);
+			return;
+		}
+		at = desc_at + ((descsz + 3) & ~(size_t)3);
+	}
+}
+
+/* The ELF program headers of the core, read again for the notes. */
+static void read_build_id(struct save *s)
+{
+	uint8_t eh[64], ph[56], *notes;
+	uint64_t phoff, off, size;
+	unsigned int i, nr, phsz;
+	bool is64;
+
+	if (kj_vmcore_read_at(s->vc, 0, eh, sizeof(eh)))
+		return;
+	is64 = eh[4] == 2;
+	phoff = is64 ? get_le(eh + 32, 8) : get_le(eh + 28, 4);
+	phsz = is64 ? 56 : 32;
+	nr = (unsigned int)get_le(eh + (is64 ? 56 : 44), 2);
+	for (i = 0; i < nr && i < 1024; i++) {
+		if (kj_vmcore_read_at(s->vc, phoff + (uint64_t)i * phsz, ph,
+				      phsz) || get_le(ph, 4) != 4)
+			continue;
+		off = is64 ? get_le(ph + 8, 8) : get_le(ph + 4, 4);
+		size = is64 ? get_le(ph + 32, 8) : get_le(ph + 16, 4);
+		if (!size || size > (1u << 20))
+			continue;
+		notes = malloc((size_t)size);
+		if (notes && !kj_vmcore_read_at(s->vc, off, notes, (size_t)size))
+			scan_notes(&s->hdr.id, notes, (size_t)size);
+		free(notes);
+		if (s->hdr.id.build_id_len)
+			return;
+	}
+}
+
+static int read_identity(struct save *s, uint8_t *swsusp)
+{
+	const struct kj_jump_param *p = s->job->param;
+	uint8_t rec[16];
+	int r;
+
+	r = kj_vmcore_read(s->vc, p->snapshot_header, swsusp, KJH_PAGE);
+	if (r)
+		return fail(s, r, "reading A's swsusp header at 0x%" PRIx64
+			    ": %s", p->snapshot_header, strerror(-r));
+	/*
+	 * A wrote its uname into the prepared header: with the x86 arch
+	 * header, swsusp's page holds no utsname.  The build id and, if A
+	 * gave none, the release come from vmcoreinfo.
+	 */
+	read_build_id(s);
+	s->hdr.jump_entry = 0;
+	if (!kj_vmcore_read(s->vc, s->hdr.jump_buf_pfn * KJH_PAGE +
+			    JUMP_REC_OFF, rec, sizeof(rec)) &&
+	    get_le(rec, 4) == JUMP_REC_MAGIC)
+		s->hdr.jump_entry = get_le(rec + 8, 8);
+	return 0;
+}
+
+/* ------------------------------------------------------------ layout */
+
+static int layout(struct save *s)
+{
+	struct kjh_header *h = &s->hdr;
+	uint64_t start = KJH_DATA_OFF, end;
+
+	if (h->ram_count) {
+		end = kjh_round_up(h->ram_off + (uint64_t)h->ram_count *
+				   sizeof(struct kjh_ram_range));
+		start = end > start ? end : start;
+	}
+	if (h->fs_count) {
+		end = kjh_round_up(h->fs_off + (uint64_t)h->fs_count *
+				   sizeof(struct kjh_fs));
+		start = end > start ? end : start;
+	}
+	h->kernel_word = s->job->param->kernel_word;
+	h->map_pages = s->job->param->map_pages;
+	h->free_pages = s->job->param->free_pages;
+	h->compress = s->job->req->compress;
+	h->chunk_pages = KJH_CHUNK_PAGES;
+	h->swsusp_off = start;
+	h->run_off = start + KJH_BLOCK;
+	/* room for the worst case: every page a run of its own */
+	s->runs_max = s->total;
+	h->chunk_off = h->run_off + kjh_round_up(s->runs_max *
+						 sizeof(struct kjh_run));
+	end = h->chunk_off + 2 * KJH_BLOCK;
+	if (end > h->capacity)
+		return fail(s, -ENOSPC, "target too small: the image needs %"
+			    PRIu64 " bytes, the target has %" PRIu64,
+			    end + s->total * KJH_PAGE / 2, h->capacity);
+	return 0;
+}
+
+/* -------------------------------------------------------- the workers */
+
+static void *worker(void *arg)
+{
+	struct pipe *p = arg;
+	struct kjh_codec *codec = NULL;
+	struct slot *sl;
+	uint64_t seq;
+	int err;
+
+	err = kjh_codec_new(p->method, p->level, &codec);
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->stop && p->next_work == p->head)
+			pthread_cond_wait(&p->work, &p->lock);
+		if (p->next_work == p->head)
+			break;
+		seq = p->next_work++;
+		sl = &p->slots[seq % p->nr_slots];
+		pthread_mutex_unlock(&p->lock);
+		if (!err)
+			err = kjh_chunk_build(codec, (uint32_t)seq,
+					      sl->first_page, sl->raw,
+					      sl->pages, sl->rec,
+					      &sl->rec_len);
+		pthread_mutex_lock(&p->lock);
+		sl->err = err;
+		sl->done = true;
+		pthread_cond_broadcast(&p->done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	kjh_codec_free(codec);
+	return NULL;
+}
+
+static int pipe_start(struct pipe *p, unsigned int threads)
+{
+	unsigned int i;
+
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->nr_slots = 2 * threads + 2;
+	p->slots = calloc(p->nr_slots, sizeof(*p->slots));
+	p->threads = calloc(threads, sizeof(*p->threads));
+	if (!p->slots || !p->threads)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_slots; i++) {
+		p->slots[i].raw = block_alloc(KJH_CHUNK_PAGES * KJH_PAGE);
+		p->slots[i].rec = block_alloc(kjh_chunk_rec_max(KJH_CHUNK_PAGES));
+		if (!p->slots[i].raw || !p->slots[i].rec)
+			return -ENOMEM;
+	}
+	for (i = 0; i < threads; i++) {
+		if (pthread_create(&p->threads[i], NULL, worker, p))
+			return -EAGAIN;
+		p->nr_threads++;
+	}
+	return 0;
+}
+
+static void pipe_stop(struct pipe *p)
+{
+	unsigned int i;
+
+	if (p->nr_threads) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		p->head = p->next_work;		/* drop what is queued */
+		pthread_cond_broadcast(&p->work);
+		pthread_mutex_unlock(&p->lock);
+		for (i = 0; i < p->nr_threads; i++)
+			pthread_join(p->threads[i], NULL);
+	}
+	if (p->nr_slots) {
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->work);
+		pthread_cond_destroy(&p->done);
+	}
+	for (i = 0; p->slots && i < p->nr_slots; i++) {
+		free(p->slots[i].raw);
+		free(p->slots[i].rec);
+	}
+	free(p->slots);
+	free(p->threads);
+}
+
+static struct slot *fill_slot(struct save *s)
+{
+	return &s->pipe.slots[s->pipe.head % s->pipe.nr_slots];
+}
+
+static uint64_t need_estimate(const struct save *s)
+{
+	uint64_t done = s->hdr.data_pages ? s->hdr.data_pages : 1;
+	uint64_t chunks = (s->total + KJH_CHUNK_PAGES - 1) / KJH_CHUNK_PAGES;
+
+	return s->hdr.chunk_off + (s->w.pos - s->hdr.chunk_off) *
+	       s->total / done + kjh_round_up(chunks *
+	       sizeof(struct kjh_chunk_ref)) + KJH_BLOCK;
+}
+
+static int too_small(struct save *s)
+{
+	return fail(s, -ENOSPC, "target too small: the image needs %" PRIu64
+		    " bytes, the target has %" PRIu64, need_estimate(s),
+		    s->hdr.capacity);
+}
+
+/* Wait for the oldest chunk and write it. */
+static int write_oldest(struct save *s)
+{
+	struct pipe *p = &s->pipe;
+	struct slot *sl = &p->slots[p->tail % p->nr_slots];
+	int r;
+
+	pthread_mutex_lock(&p->lock);
+	while (!sl->done)
+		pthread_cond_wait(&p->done, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	if (sl->err)
+		return fail(s, sl->err, "compressing chunk %" PRIu64 ": %s",
+			    p->tail, strerror(-sl->err));
+	r = kjh_writer_add(&s->w, sl->rec, sl->rec_len);
+	if (r == -ENOSPC)
+		return too_small(s);
+	if (r)
+		return fail(s, r, "%s: writing the image: %s", s->job->dev,
+			    strerror(-r));
+	sl->done = false;
+	p->tail++;
+	return 0;
+}
+
+static int submit(struct save *s)
+{
+	struct pipe *p = &s->pipe;
+	struct slot *sl = fill_slot(s);
+	int r;
+
+	if (!sl->pages)
+		return 0;
+	pthread_mutex_lock(&p->lock);
+	p->head++;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	if (p->head - p->tail == p->nr_slots) {
+		r = write_oldest(s);
+		if (r)
+			return r;
+	}
+	sl = fill_slot(s);
+	sl->pages = 0;
+	sl->done = false;
+	return 0;
+}
+
+/* ---------------------------------------------------------- the pages */
+
+static bool page_is_zero(const uint8_t *page)
+{
+	const uint64_t *w = (const uint64_t *)page;
+	size_t i;
+
+	for (i = 0; i < KJH_PAGE / sizeof(*w); i++)
+		if (w[i])
+			return false;
+	return true;
+}
+
+static int run_add(struct save *s, uint64_t pfn, bool zero)
+{
+	struct kjh_run *r = s->nr_runs ? &s->runs[s->nr_runs - 1] : NULL;
+	uint32_t flags = zero ? KJH_RUN_ZERO : 0;
+
+	if (r && r->flags == flags && r->pfn + r->count == pfn &&
+	    r->count < UINT32_MAX) {
+		r->count++;
+		return 0;
+	}
+	if (s->nr_runs == s->runs_cap) {
+		uint64_t cap = s->runs_cap ? 2 * s->runs_cap : 256;
+
+		r = realloc(s->runs, (size_t)cap * sizeof(*r));
+		if (!r)
+			return fail(s, -ENOMEM, "out of memory");
+		s->runs = r;
+		s->runs_cap = cap;
+	}
+	s->runs[s->nr_runs++] = (struct kjh_run){ pfn, 1, flags };
+	return 0;
+}
+
+static int take_page(struct save *s, uint64_t pfn, const uint8_t *page)
+{
+	bool zero = page_is_zero(page);
+	struct slot *sl;
+	int r;
+
+	r = run_add(s, pfn, zero);
+	if (r)
+		return r;
+	if (zero) {
+		s->hdr.zero_pages++;
+		return 0;
+	}
+	sl = fill_slot(s);
+	if (!sl->pages)
+		sl->first_page = s->hdr.data_pages;
+	memcpy(sl->raw + (size_t)sl->pages * KJH_PAGE, page, KJH_PAGE);
+	sl->pages++;
+	s->hdr.data_pages++;
+	return sl->pages == KJH_CHUNK_PAGES ? submit(s) : 0;
+}
+
+static void report(struct save *s, bool final)
+{
+	struct kjs_progress pr = {
+		s->hdr.data_pages + s->hdr.zero_pages, s->total,
+		s->hdr.data_pages, s->hdr.zero_pages, s->w.written,
+		elapsed_ms(s), final,
+	};
+
+	if (s->job->progress)
+		s->job->progress(s->job->data, &pr);
+}
+
+static int save_run(struct save *s, const struct map_run *m, uint8_t *buf)
+{
+	uint64_t at = 0, n, i;
+	int r;
+
+	while (at < m->count) {
+		if (s->job->cancelled && s->job->cancelled(s->job->data))
+			return fail(s, -ECANCELED,
+				    "cancelled by the user in the image writer");
+		n = m->count - at < READ_PAGES ? m->count - at : READ_PAGES;
+		r = kj_vmcore_read(s->vc, (m->pfn + at) * KJH_PAGE, buf,
+				   (size_t)n * KJH_PAGE);
+		if (r)
+			return fail(s, r, "reading pfn 0x%" PRIx64 " from %s: %s",
+				    m->pfn + at, s->job->vmcore, strerror(-r));
+		for (i = 0; i < n; i++) {
+			r = take_page(s, m->pfn + at + i, buf + i * KJH_PAGE);
+			if (r)
+				return r;
+		}
+		at += n;
+		report(s, false);
+	}
+	return 0;
+}
+
+static unsigned int nr_threads(const struct kjh_request *req)
+{
+	long n = req->threads ? (long)req->threads :
+		 sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	return n > (long)MAX_THREADS ? MAX_THREADS : (unsigned int)n;
+}
+
+static int save_pages(struct save *s)
+{
+	uint8_t *buf = block_alloc(READ_PAGES * KJH_PAGE);
+	size_t i;
+	int r = 0;
+
+	s->pipe.method = s->job->req->compress;
+	s->pipe.level = s->job->req->level;
+	if (!buf || pipe_start(&s->pipe, nr_threads(s->job->req))) {
+		r = fail(s, -ENOMEM, "out of memory for the writer threads");
+		goto out;
+	}
+	for (i = 0; !r && i < s->nr_map; i++)
+		r = save_run(s, &s->map[i], buf);
+	if (!r)
+		r = submit(s);
+	while (!r && s->pipe.tail < s->pipe.head)
+		r = write_oldest(s);
+out:
+	free(buf);
+	return r;
+}
+
+/* ------------------------------------------------------------ finish */
+
+static int finish(struct save *s)
+{
+	struct kjh_header *h = &s->hdr;
+	bool snap = s->job->req->mode == KJH_MODE_SNAPSHOT;
+	int r;
+
+	h->run_count = s->nr_runs;
+	h->pages = h->data_pages + h->zero_pages;
+	h->raw_bytes = h->data_pages * KJH_PAGE;
+	r = kjh_write_at(&s->dev, h->run_off, s->runs,
+			 (size_t)s->nr_runs * sizeof(*s->runs));
+	if (!r)
+		r = kjh_writer_commit(&s->w, snap ? KJH_F_SNAPSHOT : 0);
+	if (r == -ENOSPC)
+		return too_small(s);
+	if (r)
+		return fail(s, r, "%s: writing the image: %s", s->job->dev,
+			    strerror(-r));
+	return 0;
+}
+
+static void fill_status(struct save *s)
+{
+	struct kjh_status *st = s->st;
+
+	st->image_bytes = s->hdr.image_bytes;
+	st->pages = s->hdr.data_pages + s->hdr.zero_pages;
+	st->data_pages = s->hdr.data_pages;
+	st->zero_pages = s->hdr.zero_pages;
+	st->raw_bytes = s->hdr.data_pages * KJH_PAGE;
+	st->stored_bytes = s->hdr.stored_bytes;
+	st->write_ms = elapsed_ms(s);
+}
+
+static int run(struct save *s)
+{
+	uint8_t *swsusp = block_alloc(KJH_BLOCK);
+	int r;
+
+	if (!swsusp)
+		return fail(s, -ENOMEM, "out of memory");
+	r = open_target(s);
+	if (!r && (r = kj_vmcore_open(s->job->ctx, s->job->vmcore, &s->vc)))
+		fail(s, r, "%s: %s", s->job->vmcore, strerror(-r));
+	if (!r)
+		r = read_map(s);
+	if (!r)
+		r = check_map(s);
+	if (!r)
+		r = read_identity(s, swsusp);
+	if (!r)
+		r = layout(s);
+	if (r)
+		goto out;
+	s->written = true;
+	r = kjh_writer_begin(&s->w, &s->dev, &s->hdr, BATCH_BYTES);
+	if (!r)
+		r = kjh_write_at(&s->dev, s->hdr.swsusp_off, swsusp, KJH_BLOCK);
+	if (r) {
+		fail(s, r, "%s: writing the image: %s", s->job->dev,
+		     strerror(-r));
+		goto out;
+	}
+	r = save_pages(s);
+	if (!r)
+		r = finish(s);
+out:
+	free(swsusp);
+	return r;
+}
+
+int kjs_save(const struct kjs_job *job, struct kjh_status *st)
+{
+	struct save s;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	memset(st, 0, sizeof(*st));
+	s.job = job;
+	s.st = st;
+	s.fd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &s.t0);
+	r = run(&s);
+	pipe_stop(&s.pipe);
+	if (r && s.written)
+		kjh_write_invalid(&s.dev, &s.hdr);
+	fill_status(&s);
+	if (!r)
+		report(&s, true);
+	kjh_writer_free(&s.w);
+	if (s.vc)
+		kj_vmcore_close(s.vc);
+	if (s.have_dev)
+		kjh_dev_fini(&s.dev);
+	if (s.fd >= 0)
+		close(s.fd);
+	free(s.map);
+	free(s.runs);
+	return r;
+}

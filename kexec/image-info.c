@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kexec --image-info: a hibernation image's header, read as a plain file
+ * (A wrote the image through the file system, so its logical offsets
+ * are the file's; a whole device holds it at offset 0).
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hib/image-read.h"
+#include "hib/request.h"
+#include "image-info.h"
+#include "report.h"
+
+static void print_time(const char *key, uint64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char buf[64] = "";
+
+	if (t && gmtime_r(&tt, &tm))
+		strftime(buf, sizeof(buf), " (%Y-%m-%d %H:%M:%S UTC)", &tm);
+	printf("%s: %" PRIu64 "%s\n", key, t, buf);
+}
+
+static void print_identity(const struct kjh_identity *id)
+{
+	unsigned int i;
+
+	printf("release: %.65s\n", id->release);
+	printf("kernel version: %.65s\n", id->version);
+	printf("machine: %.16s\n", id->machine);
+	printf("build id: ");
+	for (i = 0; i < id->build_id_len && i < sizeof(id->build_id); i++)
+		printf("%02x", id->build_id[i]);
+	printf("%s\n", id->build_id_len ? "" : "(none)");
+	printf("boot id: %.37s\n", id->boot_id);
+}
+
+static void print_ram(const struct kjh_dev *dev, const struct kjh_header *h)
+{
+	struct kjh_ram_range r;
+	uint32_t i;
+
+	printf("ram ranges: %u\n", h->ram_count);
+	for (i = 0; i < h->ram_count && i < 4096; i++) {
+		if (kjh_dev_pread(dev, &r, sizeof(r), h->ram_off + i *
+				  sizeof(r)))
+			break;
+		printf("ram: 0x%" PRIx64 "-0x%" PRIx64 "\n", r.start, r.end);
+	}
+}
+
+static void print_fs(const struct kjh_dev *dev, const struct kjh_header *h)
+{
+	struct kjh_fs fs;
+	uint32_t i;
+
+	printf("file systems: %u\n", h->fs_count);
+	for (i = 0; i < h->fs_count && i < 4096; i++) {
+		if (kjh_dev_pread(dev, &fs, sizeof(fs), h->fs_off + i *
+				  sizeof(fs)))
+			break;
+		printf("fs: %u:%u %.16s %.64s\n", fs.dev_major, fs.dev_minor,
+		       fs.type, fs.mountpoint);
+	}
+}
+
+static void print_header(const struct kjh_dev *dev,
+			 const struct kjh_header *h)
+{
+	printf("state: %s\n", kjh_state_name(h->state));
+	printf("version: %u\n", h->version);
+	printf("mode: %s\n", h->flags & KJH_F_SNAPSHOT ? "snapshot" :
+	       "hibernate");
+	print_time("created", h->created);
+	print_time("saved", h->saved);
+	print_identity(&h->id);
+	print_ram(dev, h);
+	printf("crash region: 0x%" PRIx64 "-0x%" PRIx64 "\n", h->crash_start,
+	       h->crash_end);
+	printf("jump buffer pfn: 0x%" PRIx64 "\n", h->jump_buf_pfn);
+	printf("jump entry: 0x%" PRIx64 "\n", h->jump_entry);
+	printf("kernel word: %u\n", h->kernel_word);
+	printf("pages: %" PRIu64 "\n", h->pages);
+	printf("data pages: %" PRIu64 "\n", h->data_pages);
+	printf("zero pages: %" PRIu64 "\n", h->zero_pages);
+	printf("map pages: %" PRIu64 "\n", h->map_pages);
+	printf("free pages: %" PRIu64 "\n", h->free_pages);
+	printf("runs: %" PRIu64 "\n", h->run_count);
+	printf("compression: %s\n",
+	       kjh_compress_name((enum kjh_compress)h->compress));
+	printf("chunks: %" PRIu64 " of %u pages\n", h->chunk_count,
+	       h->chunk_pages);
+	printf("raw bytes: %" PRIu64 "\n", h->raw_bytes);
+	printf("stored bytes: %" PRIu64 "\n", h->stored_bytes);
+	printf("ratio: %.2f\n", h->stored_bytes ?
+	       (double)h->raw_bytes / (double)h->stored_bytes : 1.0);
+	printf("image bytes: %" PRIu64 "\n", h->image_bytes);
+	printf("capacity: %" PRIu64 "\n", h->capacity);
+	print_fs(dev, h);
+}
+
+static int target_size(int fd, uint64_t *size)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb))
+		return -errno;
+	if (S_ISBLK(sb.st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+	*size = (uint64_t)sb.st_size;
+	return 0;
+}
+
+static int verify(struct kjh_image *img)
+{
+	char why[256];
+	uint64_t bad = 0;
+
+	if (kjh_image_verify(img, &bad, why, sizeof(why))) {
+		report_err("image-info: chunk %" PRIu64 ": %s", bad, why);
+		return -1;
+	}
+	printf("verify: ok, %" PRIu64 " chunks, %" PRIu64 " pages\n",
+	       img->hdr.chunk_count, img->hdr.pages);
+	return 0;
+}
+
+int image_info(const char *target, bool check)
+{
+	struct kjh_image img;
+	struct kjh_dev dev;
+	uint64_t size = 0;
+	char why[256];
+	int fd, r;
+
+	fd = open(target, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		report_err("image-info: %s: %s", target, strerror(errno));
+		return -1;
+	}
+	r = target_size(fd, &size);
+	if (!r)
+		r = kjh_dev_init_plain(&dev, fd, size);
+	if (r) {
+		report_err("image-info: %s: %s", target, r == -ENOSPC ?
+			   "no kexec hibernation image (too short)" :
+			   strerror(-r));
+		close(fd);
+		return -1;
+	}
+	r = kjh_image_open(&img, &dev, why, sizeof(why));
+	if (r) {
+		report_err("image-info: %s: %s", target, why);
+		goto out;
+	}
+	print_header(&dev, &img.hdr);
+	if (check)
+		r = verify(&img);
+	kjh_image_close(&img);
+out:
+	kjh_dev_fini(&dev);
+	close(fd);
+	return r ? -1 : 0;
+}

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kj_hibernate(): save this kernel's memory image from the crash kernel.
+ *
+ * Everything that can be checked is checked here, before the jump: the
+ * kernel can carry a request, is not locked down, a crash kernel with the
+ * image writer is loaded, the target is usable and large enough for the
+ * worst case.  The target is then prepared (header, extents, A's sections,
+ * all synced), the request goes into the kexec jump parameter page, and
+ * the jump happens; the writer in the crash kernel answers in the status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "file-io.h"
+#include "iomem.h"
+#include "kexec-syscall.h"
+#include "kjump/kjump.h"
+#include "hib/helper-mark.h"
+#include "hib/jump-param.h"
+#include "hib/request.h"
+#include "hib/target.h"
+
+#define LOCKDOWN_PATH		"/sys/kernel/security/lockdown"
+#define JUMP_BUF_PFN_PATH	"/sys/kernel/kexec_jump_buf_pfn"
+#define BOOT_ID_PATH		"/proc/sys/kernel/random/boot_id"
+#define IOMEM_PATH		"/proc/iomem"
+#define MEMINFO_PATH		"/proc/meminfo"
+#define DROP_CACHES_PATH	"/proc/sys/vm/drop_caches"
+
+/* What A knows about itself for the image header. */
+struct hib_self {
+	struct kjh_ram_range ram[128];
+	uint32_t ram_count;
+	uint64_t ram_pages;		/* outside the crash region */
+	uint64_t crash_start, crash_end;	/* inclusive; 0, 0: none */
+	uint64_t jump_buf_pfn;
+	char boot_id[37];
+};
+
+static const char *what(const struct kj_hibernate_spec *spec)
+{
+	return spec->snapshot ? "--snapshot" : "--hibernate";
+}
+
+static int check_kernel(struct kj_ctx *ctx, const struct kj_hibernate_spec *s)
+{
+	char path[KJ_PATH_MAX], text[256];
+
+	if (access(kj_path(ctx, KJ_JUMP_REQUEST_PATH, path, sizeof(path)),
+		   W_OK)) {
+		kj_err(ctx, "%s: this kernel cannot pass a request to the crash kernel (no %s: it needs the kexec jump companion series)",
+		       what(s), KJ_JUMP_REQUEST_PATH);
+		return -ENOSYS;
+	}
+	/* The kernel refuses too; say why before anything is prepared. */
+	if (!read_text(kj_path(ctx, LOCKDOWN_PATH, path, sizeof(path)), text,
+		       sizeof(text)) && !strstr(text, "[none]")) {
+		kj_err(ctx, "%s: refused: the kernel is locked down (%s), and hibernation is restricted under lockdown",
+		       what(s), text);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int check_crash_kernel(struct kj_ctx *ctx,
+			      const struct kj_hibernate_spec *s)
+{
+	int loaded = kexec_slot_loaded(ctx, true);
+
+	if (loaded < 0) {
+		kj_err(ctx, "%s: cannot tell whether a crash kernel is loaded (%s)",
+		       what(s), strerror(-loaded));
+		return loaded;
+	}
+	if (!loaded) {
+		kj_err(ctx, "%s: nothing loaded (load the image-writing kernel with kexec -p first)",
+		       what(s));
+		return -ENOENT;
+	}
+	if (!hib_helper_mark_valid(ctx)) {
+		kj_err(ctx, "%s: the loaded crash kernel has no image writer in its initramfs (build it with kjump-mkinitramfs and load it again with kexec -p)",
+		       what(s));
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int read_ram(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		    struct hib_self *self)
+{
+	struct mem_map map;
+	struct mem_range crash;
+	char path[KJ_PATH_MAX], *text = NULL;
+	size_t len, i;
+	int ret;
+
+	memmap_init(&map);
+	ret = read_file(kj_path(ctx, IOMEM_PATH, path, sizeof(path)), 1 << 22,
+			&text, &len);
+	if (!ret)
+		ret = iomem_collect(text, "System RAM", MEM_RAM, &map);
+	if (ret) {
+		kj_err(ctx, "%s: %s: %s", what(s), path, strerror(-ret));
+		goto out;
+	}
+	memmap_normalize(&map);
+	if (!iomem_crash_region(text, &crash)) {
+		self->crash_start = crash.start;
+		self->crash_end = crash.end - 1;
+	}
+	for (i = 0; i < map.n && self->ram_count < 128; i++) {
+		uint64_t pages = (map.r[i].end - map.r[i].start) / 4096;
+
+		self->ram[self->ram_count].start = map.r[i].start;
+		self->ram[self->ram_count++].end = map.r[i].end - 1;
+		self->ram_pages += pages;
+	}
+	if (self->crash_end)
+		self->ram_pages -= (self->crash_end + 1 - self->crash_start) / 4096;
+out:
+	free(text);
+	memmap_free(&map);
+	return ret;
+}
+
+static int read_self(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		     struct hib_self *self)
+{
+	char path[KJ_PATH_MAX];
+	unsigned long long pfn;
+	int ret;
+
+	ret = read_ulong(kj_path(ctx, JUMP_BUF_PFN_PATH, path, sizeof(path)),
+			 &pfn);
+	if (ret) {
+		kj_err(ctx, "%s: %s: %s (no kexec jump buffer)", what(s), path,
+		       strerror(-ret));
+		return ret;
+	}
+	self->jump_buf_pfn = pfn;
+	if (read_text(kj_path(ctx, BOOT_ID_PATH, path, sizeof(path)),
+		      self->boot_id, sizeof(self->boot_id)))
+		self->boot_id[0] = '\0';
+	return read_ram(ctx, s, self);
+}
+
+/* MemTotal - MemFree in pages, for the caller's comparison. */
+static uint64_t used_pages(struct kj_ctx *ctx)
+{
+	char path[KJ_PATH_MAX], *text, *p;
+	unsigned long long total = 0, avail = 0;
+	size_t len;
+
+	if (read_file(kj_path(ctx, MEMINFO_PATH, path, sizeof(path)), 65536,
+		      &text, &len))
+		return 0;
+	p = strstr(text, "MemTotal:");
+	if (p)
+		sscanf(p, "MemTotal: %llu", &total);
+	p = strstr(text, "MemFree:");
+	if (p)
+		sscanf(p, "MemFree: %llu", &avail);
+	free(text);
+	return total > avail ? (total - avail) / 4 : 0;
+}
+
+static int fill_request(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+			const struct kjh_target *t, const struct kjh_header *h,
+			struct kjh_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->mode = s->snapshot ? KJH_MODE_SNAPSHOT : KJH_MODE_HIBERNATE;
+	req->dev_major = t->dev_major;
+	req->dev_minor = t->dev_minor;
+	req->dev_size = t->dev_size;
+	req->offset = t->offset;
+	req->capacity = t->capacity;
+	memcpy(req->nonce, h->nonce, sizeof(req->nonce));
+	req->compress = KJH_COMPRESS_LZ4;
+	if (s->compress && kjh_compress_parse(s->compress, &req->compress)) {
+		kj_err(ctx, "%s: --compress=%s: not lz4, zstd or none",
+		       what(s), s->compress);
+		return -EINVAL;
+	}
+	req->level = s->level;
+	req->threads = s->threads;
+	req->created = h->created;
+	snprintf(req->target, sizeof(req->target), "%s", s->target);
+	return 0;
+}
+
+static int write_request(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+			 const struct kjh_request *req)
+{
+	char path[KJ_PATH_MAX], text[KJ_JUMP_REQUEST_MAX];
+	int len, fd, ret = 0;
+
+	len = kjh_request_format(req, text, sizeof(text));
+	if (len < 0) {
+		kj_err(ctx, "%s: the request does not fit in the parameter page",
+		       what(s));
+		return len;
+	}
+	kj_path(ctx, KJ_JUMP_REQUEST_PATH, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, text, len) != len)
+		ret = -errno;
+	if (fd >= 0 && close(fd) && !ret)
+		ret = -errno;
+	if (ret)
+		kj_err(ctx, "%s: %s: %s", what(s), path, strerror(-ret));
+	return ret;
+}
+
+/* Leave no request behind when we do not jump after all. */
+static void clear_request(struct kj_ctx *ctx)
+{
+	char path[KJ_PATH_MAX];
+	int fd;
+
+	fd = open(kj_path(ctx, KJ_JUMP_REQUEST_PATH, path, sizeof(path)),
+		  O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, "", 0) < 0)
+		kj_warn(ctx, "%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+static void drop_caches(struct kj_ctx *ctx)
+{
+	char path[KJ_PATH_MAX];
+	int fd;
+
+	sync();
+	fd = open(kj_path(ctx, DROP_CACHES_PATH, path, sizeof(path)),
+		  O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "3\n", 2) != 2)
+		kj_warn(ctx, "--drop-caches: %s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static int read_status(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		       struct kjh_status *st)
+{
+	char path[KJ_PATH_MAX], err[256], *text;
+	size_t len;
+	int ret;
+
+	ret = read_file(kj_path(ctx, KJ_JUMP_STATUS_PATH, path, sizeof(path)),
+			KJ_JUMP_STATUS_MAX, &text, &len);
+	if (ret) {
+		kj_err(ctx, "%s: %s: %s", what(s), path, strerror(-ret));
+		return ret;
+	}
+	if (!len) {
+		kj_err(ctx, "%s: the crash kernel came back without an answer (does its init run the image writer?)",
+		       what(s));
+		ret = -EPROTO;
+	} else if (kjh_status_parse(text, len, st, err, sizeof(err))) {
+		kj_err(ctx, "%s: the crash kernel's answer is not readable: %s",
+		       what(s), err);
+		ret = -EPROTO;
+	}
+	free(text);
+	return ret;
+}
+
+static int judge_status(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+			const struct kjh_status *st,
+			struct kj_hibernate_result *res)
+{
+	switch (st->result) {
+	case KJH_RESULT_OK:
+		break;
+	case KJH_RESULT_CANCELLED:
+		kj_err(ctx, "%s: cancelled: %s", what(s), st->reason);
+		return -ECANCELED;
+	default:
+		kj_err(ctx, "%s: the image writer failed: %s", what(s),
+		       st->reason);
+		return -EIO;
+	}
+	res->image_bytes = st->image_bytes;
+	res->pages = st->pages;
+	res->data_pages = st->data_pages;
+	res->zero_pages = st->zero_pages;
+	res->raw_bytes = st->raw_bytes;
+	res->stored_bytes = st->stored_bytes;
+	res->write_ms = st->write_ms;
+	if (!s->snapshot)
+		kj_warn(ctx, "%s: the image is committed, but the crash kernel came back instead of powering off",
+			what(s));
+	return 0;
+}
+
+static void fill_header(const struct hib_self *self, struct kjh_header *h)
+{
+	struct utsname u;
+
+	memset(h, 0, sizeof(*h));
+	if (!uname(&u)) {
+		snprintf(h->id.release, sizeof(h->id.release), "%s", u.release);
+		snprintf(h->id.version, sizeof(h->id.version), "%s", u.version);
+		snprintf(h->id.machine, sizeof(h->id.machine), "%.*s",
+			 (int)sizeof(h->id.machine) - 1, u.machine);
+	}
+	h->created = time(NULL);
+	h->crash_start = self->crash_start;
+	h->crash_end = self->crash_end;
+	h->jump_buf_pfn = self->jump_buf_pfn;
+	snprintf(h->id.boot_id, sizeof(h->id.boot_id), "%s", self->boot_id);
+}
+
+static int new_nonce(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		     struct kjh_header *h)
+{
+	if (getrandom(h->nonce, sizeof(h->nonce), 0) == sizeof(h->nonce))
+		return 0;
+	kj_err(ctx, "%s: getrandom: %s", what(s), strerror(errno));
+	return -errno;
+}
+
+/* Prepare the target and pass the request: all before the jump. */
+static int prepare(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		   struct hib_self *self, struct kjh_target *t)
+{
+	struct kjh_request req;
+	struct kjh_header h;
+	struct kjh_fs *fs = NULL;
+	uint32_t nfs = 0;
+	int ret;
+
+	ret = kjh_target_open(ctx, s->target, kjh_worst_case_bytes(self->ram_pages),
+			      t);
+	if (ret)
+		return ret;
+	fill_header(self, &h);
+	ret = new_nonce(ctx, s, &h);
+	if (!ret)
+		ret = kjh_rw_filesystems(ctx, &fs, &nfs);
+	if (!ret)
+		ret = fill_request(ctx, s, t, &h, &req);
+	if (!ret)
+		ret = kjh_target_prepare(ctx, t, &h, self->ram, self->ram_count,
+					 fs, nfs);
+	if (!ret)
+		ret = write_request(ctx, s, &req);
+	free(fs);
+	return ret;
+}
+
+int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		 struct kj_hibernate_result *res)
+{
+	struct hib_self self = { 0 };
+	struct kjh_target t = { .fd = -1 };
+	struct kjh_status st;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = check_kernel(ctx, s);
+	if (!ret)
+		ret = check_crash_kernel(ctx, s);
+	if (!ret)
+		ret = read_self(ctx, s, &self);
+	if (ret)
+		return ret;
+	ret = prepare(ctx, s, &self, &t);
+	if (ret)
+		goto out_fail;
+	if (s->drop_caches)
+		drop_caches(ctx);
+	res->used_pages = used_pages(ctx);
+	ret = kj_jump(ctx, s->run_flags);
+	kjh_target_after_jump(&t);
+	if (ret)
+		goto out_fail;
+	ret = read_status(ctx, s, &st);
+	if (!ret)
+		ret = judge_status(ctx, s, &st, res);
+	kjh_target_close(&t);
+	return ret;
+
+out_fail:
+	clear_request(ctx);
+	kjh_target_abandon(&t);
+	return ret;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KJUMP_HIB_IMAGE_READ_H
+#define KJUMP_HIB_IMAGE_READ_H
+
+/*
+ * Reading an image (image-format.h): the extent device every image I/O
+ * goes through, the header's checks, and the reader and verifier of a
+ * committed image.  Errors are -errno with one line (no newline) in why.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image-format.h"
+
+/*
+ * An image's logical bytes on a block device (or a plain file standing in
+ * for one): extents map them to device offsets; nothing at or past
+ * capacity is read or written (-ENOSPC).
+ */
+struct kjh_dev {
+	int fd;
+	uint64_t capacity;
+	uint32_t nr_ext;
+	struct kjh_extent *ext;
+};
+
+/* fd as the image itself: logical offset == file offset. */
+int kjh_dev_init_plain(struct kjh_dev *dev, int fd, uint64_t capacity);
+/* ext[n] (checked: kjh_extents_check()) mapping capacity bytes. */
+int kjh_dev_init(struct kjh_dev *dev, int fd, const struct kjh_extent *ext,
+		 uint32_t n, uint64_t capacity);
+/* Frees the extents; does not close fd. */
+void kjh_dev_fini(struct kjh_dev *dev);
+int kjh_dev_pread(const struct kjh_dev *dev, void *buf, size_t len,
+		  uint64_t off);
+/*
+ * With O_DIRECT on fd, buf, len and off must be aligned; an EINVAL from
+ * the device turns O_DIRECT off and the write is made again buffered.
+ */
+int kjh_dev_pwrite(const struct kjh_dev *dev, const void *buf, size_t len,
+		   uint64_t off);
+
+/* Extent list rules: from 0, sorted, contiguous, whole blocks, >= need. */
+int kjh_extents_check(const struct kjh_extent *ext, uint32_t n, uint64_t need,
+		      char *why, size_t why_size);
+uint32_t kjh_extents_crc(const struct kjh_extent *ext, uint32_t n);
+
+const char *kjh_state_name(uint32_t state);
+void kjh_header_seal(struct kjh_header *hdr);
+/* Magic, version, size and crc (any state). */
+int kjh_header_check(const struct kjh_header *hdr, char *why,
+		     size_t why_size);
+void kjh_chunk_seal(struct kjh_chunk *ch);
+void kjh_commit_seal(struct kjh_commit *cm);
+
+/* A committed image, its runs and chunk index in memory. */
+struct kjh_image {
+	const struct kjh_dev *dev;
+	struct kjh_header hdr;
+	uint8_t swsusp[KJH_BLOCK];
+	struct kjh_run *runs;
+	struct kjh_chunk_ref *index;
+	void *stored;			/* a chunk's record, read */
+	size_t stored_size;
+};
+
+/*
+ * Header and commit record: torn ("not committed (state writing): ...",
+ * "no commit record", ...) or invalid images are -EBADMSG with why.
+ */
+int kjh_image_open(struct kjh_image *img, const struct kjh_dev *dev,
+		   char *why, size_t why_size);
+/* Only block 0, checked, state unchecked. */
+int kjh_image_read_header(const struct kjh_dev *dev, struct kjh_header *hdr,
+			  char *why, size_t why_size);
+void kjh_image_close(struct kjh_image *img);
+
+/* Chunk k's pages into raw (chunk_pages * page_size bytes), all checks. */
+int kjh_image_read_chunk(struct kjh_image *img, uint64_t k, void *raw,
+			 uint32_t *pages, char *why, size_t why_size);
+/* Every chunk; *bad is the first bad chunk's number. */
+int kjh_image_verify(struct kjh_image *img, uint64_t *bad, char *why,
+		     size_t why_size);
+
+/* page: the content, or NULL for a zero page.  Non-zero return stops. */
+typedef int (*kjh_page_fn)(void *data, uint64_t pfn, const void *page);
+int kjh_image_for_each_page(struct kjh_image *img, kjh_page_fn fn,
+			    void *data, char *why, size_t why_size);
+/* 1 and the page, 0 when pfn is not in the image, or -errno. */
+int kjh_image_find_page(struct kjh_image *img, uint64_t pfn, void *page,
+			char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KJUMP_HIB_TARGET_H
+#define KJUMP_HIB_TARGET_H
+
+/*
+ * The hibernation target, kernel A's side, before the jump: a whole
+ * block device or partition, or a file on a mounted ext2/3/4, xfs or
+ * vfat file system, checked, made ready and described as extents of one
+ * block device, so that kernel B can write A's image into those blocks
+ * through the raw device without mounting anything.
+ *
+ *   kjh_target_open()     every check; a file is made exactly its size,
+ *                         fully written (no holes, no unwritten extents)
+ *                         and mapped with FIEMAP; nothing is left behind
+ *                         on failure (a file it created is unlinked)
+ *   kjh_target_prepare()  extent list (blocks 1..16), the RAM map and
+ *                         file system sections, then header block 0
+ *                         (state PREPARED) last, then fsync
+ *   (the jump: B writes the image into the extents)
+ *   kjh_target_after_jump()  drop A's cached pages of the target
+ *   kjh_target_close()
+ *
+ * Every function that takes a context reports each error it returns
+ * once, "<target>: <why>"; errors are negative errno values.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "image-format.h"
+
+struct kj_ctx;
+
+struct kjh_target {
+	char path[4096];		/* what the user named */
+	bool is_file;			/* a file on a mounted file system */
+	int fd;				/* the file or the device, O_RDWR */
+	uint32_t dev_major, dev_minor;	/* the block device the image is on */
+	char dev_name[64];		/* e.g. "vda" (sysfs name) */
+	uint64_t dev_size;		/* bytes */
+	uint64_t capacity;		/* logical bytes usable for the image */
+	struct kjh_extent *extents;	/* logical -> device byte offsets */
+	uint32_t extent_count;
+	uint64_t offset;		/* extents[0].physical: block 0 */
+	bool created;			/* kjh_target_open() made the file */
+};
+
+/*
+ * The room kjh_worst_case_bytes() keeps for A's sections: RAM ranges and
+ * file systems beyond these make kjh_target_prepare() refuse.
+ */
+#define KJH_WORST_RAM_RANGES	128u
+#define KJH_WORST_FS		32u
+/* Data pages per chunk the formula assumes at least (B's chunk_pages). */
+#define KJH_WORST_CHUNK_PAGES	64u
+
+/*
+ * The bytes an image of a machine with ram_pages pages of RAM (P) can
+ * take at most, with B = KJH_BLOCK and up(x) = x rounded up to a block:
+ *
+ *   KJH_DATA_OFF                               header + extent list
+ * + up(128 * 16) + up(32 * 128)                RAM map, file systems (2 B)
+ * + up((P + 1) * 16)                           runs
+ * + B                                          swsusp header
+ * + ceil(P / 64) * (64 * 4096 + B)             chunks: payload, and one
+ *                                              block for the chunk header
+ *                                              and any growth of a chunk
+ *                                              that does not compress
+ * + up(ceil(P / 64) * 16)                      chunk index
+ * + B                                          commit record
+ *
+ * It holds for B's chunk_pages >= 64 (runs never outnumber pages).
+ * P = 0 gives 90112 bytes.
+ */
+uint64_t kjh_worst_case_bytes(uint64_t ram_pages);
+
+/*
+ * Open path as a target able to hold need bytes (which gets rounded up
+ * to a block, and to at least KJH_DATA_OFF): a block device (unused: not
+ * mounted, no partition mounted, not swap, no holders; opened O_EXCL),
+ * an existing regular file, or a new file (created 0600).  Fills t; on
+ * failure t holds nothing to close, but kjh_target_close() is harmless.
+ */
+int kjh_target_open(struct kj_ctx *ctx, const char *path, uint64_t need,
+		    struct kjh_target *t);
+
+/*
+ * Fill hdr's format fields (magic, version, header_size, state PREPARED,
+ * page_size, capacity, ram/fs offsets and counts, header_crc; the caller
+ * set identity, created, crash region, jump_buf_pfn, nonce and flags)
+ * and write the extent list, the sections and the header, then fsync.
+ */
+int kjh_target_prepare(struct kj_ctx *ctx, struct kjh_target *t,
+		       struct kjh_header *hdr,
+		       const struct kjh_ram_range *ram, uint32_t ram_count,
+		       const struct kjh_fs *fs, uint32_t fs_count);
+
+/* Drop A's now stale cached pages of the target (B wrote behind them). */
+void kjh_target_after_jump(struct kjh_target *t);
+
+void kjh_target_close(struct kjh_target *t);
+/* Close, and remove the file if kjh_target_open() created it. */
+void kjh_target_abandon(struct kjh_target *t);
+
+/*
+ * sync(), then every read-write mount of a block device in
+ * /proc/self/mountinfo, once per device: ext2/3/4 with the identity of
+ * their superblock (uuid, write and mount time, mount count), others
+ * with their type only.  *fs is malloc'd (NULL when *count is 0).
+ */
+int kjh_rw_filesystems(struct kj_ctx *ctx, struct kjh_fs **fs,
+		       uint32_t *count);
+
+/*
+ * Whether the block device major:minor may take an image: 0, or -EBUSY
+ * (reported against path) when it, a partition of it or the disk it is
+ * a partition of is mounted, active swap or held (device mapper, md,
+ * lvm).  kjh_target_open() checks block devices with it.
+ */
+int kjh_blkdev_check_unused(struct kj_ctx *ctx, const char *path,
+			    uint32_t major, uint32_t minor);
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/sh
+# hib-bad-input: kexec --snapshot / --hibernate with bad input fails before
+# the jump, with one "kexec: " line that says why and a non-zero exit, and
+# leaves everything as it was: the crash slot, no request pending in the
+# jump parameter page, the disk's first MiB, no file left behind.
+#
+# The disk (300 MiB) holds an ext2 file system and is too small for the
+# worst case of this machine's RAM.  The cases run with nothing loaded,
+# with a crash kernel whose initramfs has no image writer, and with one
+# that has it.
+#: timeout 150
+#: disk 300
+#: append crashkernel=64M
+#: debian skip kexec --snapshot is ours
+. /lib/kjump/common.sh
+
+DISK=/dev/vda
+REQ=/sys/kernel/kexec_jump_request
+
+kj_table_state() {
+	echo "crash=$(cat /sys/kernel/kexec_crash_loaded) request-len=$(dd if=$REQ bs=4096 count=1 2>/dev/null | od -An -tu4 -j 64 -N 4 | tr -d ' ') disk=$(dd if=$DISK bs=64k count=16 2>/dev/null | md5sum | cut -c1-12) left=$(ls /tmp/hib* /mnt/fs/hib* 2>/dev/null | wc -l)"
+}
+
+kj_need_kexec
+[ -b $DISK ] || { kj_fail disk "no $DISK"; exit 1; }
+mke2fs -q $DISK >/tmp/mkfs.out 2>&1 || { kj_say_lines "mkfs: " /tmp/mkfs.out; kj_fail mkfs "mke2fs failed"; exit 1; }
+B=$(kj_b_append)
+
+kj_table <<'TABLE'
+nothing-loaded | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: --snapshot: nothing loaded
+both-modes     | "$KEXEC" --snapshot=$DISK --hibernate=$DISK | !0 | ^kexec: options: --snapshot and --hibernate cannot be combined$
+with-p         | "$KEXEC" -p --hibernate=$DISK             | !0 | ^kexec: options: -p and --hibernate cannot be combined$
+bad-compress   | "$KEXEC" --snapshot=$DISK --compress=lzma | !0 | ^kexec: --compress=lzma: not lz4, zstd or none$
+stray-compress | "$KEXEC" -j --compress=zstd               | !0 | ^kexec: --compress: only with --hibernate or --snapshot$
+no-image       | "$KEXEC" --image-info=$DISK               | !0 | ^kexec: image-info: /dev/vda: 
+TABLE
+
+kj_run_ok load-plain "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz --append="$B" || exit 1
+kj_table <<'TABLE'
+no-helper      | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: --snapshot: the loaded crash kernel has no image writer in its initramfs
+TABLE
+
+kj_run_ok load-hib "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz --append="$B" || exit 1
+kj_table <<'TABLE'
+missing-dir    | "$KEXEC" --snapshot=/nowhere/at/all/hib.img | !0 | ^kexec: /nowhere/at/all/hib.img: no such directory$
+tmpfs-file     | "$KEXEC" --snapshot=/tmp/hib.img          | !0 | ^kexec: /tmp/hib.img: on tmpfs: not on a disk$
+char-device    | "$KEXEC" --hibernate=/dev/null            | !0 | ^kexec: /dev/null: a character device
+too-small      | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: /dev/vda: too small: the image needs [0-9]+ bytes for the worst case, the device has 314572800$
+TABLE
+
+mkdir -p /mnt/fs
+mount -t ext2 $DISK /mnt/fs || { kj_fail mount "cannot mount $DISK"; exit 1; }
+kj_run_fails mounted '^kexec: /dev/vda: in use: vda \(254:0\) is mounted on /mnt/fs$|^kexec: /dev/vda: (in use|busy)' \
+	"$KEXEC" --snapshot=$DISK
+kj_run_fails no-space '^kexec: /mnt/fs/hib.img: not enough free space' \
+	"$KEXEC" --snapshot=/mnt/fs/hib.img
+kj_eq no-file-left "$(ls /mnt/fs/hib.img 2>&1 | grep -c 'No such file')" 1
+umount /mnt/fs
+kj_slot kexec_crash_loaded 1

@@ -1,0 +1,111 @@
+#!/bin/sh
+# hib-snapshot: kexec --snapshot saves A's memory image from B to a raw
+# virtio disk and A carries on.  Shared by hib-snapshot-file (the image in
+# a file on an ext4 file system A has mounted).
+#
+# A: no swap; fills memory to about 80% of MemTotal with memfill's pattern
+#    (odd pages compressible, even ones random, from the marker), runs a
+#    counter loop, holds a file open; loads B with the image writer's
+#    initramfs (initrd-b-hib), then kexec --snapshot=TARGET.  Back in A:
+#    exit status 0 and one line on stdout, the same shell, the counter
+#    advanced, memfill re-verifies every page, the open file still reads;
+#    the image verifies (kexec --image-info --verify: every chunk's
+#    checksums), holds every memfill page with its exact content
+#    (vmcore-check --image: decompressed and compared), and its page
+#    count is within 4% of A's used pages (MemTotal - MemFree) at the
+#    jump, so free pages were left out.
+#    The file run passes --drop-caches: the image must then hold no more
+#    zero pages than the raw-disk run's few hundred.
+# B: runs the image writer once (kjump-save --once), which jumps back.
+#: timeout 420
+#: disk 640
+#: append crashkernel=64M
+#: debian skip kexec --snapshot is ours
+#: mark A.start
+#: mark B.start 120
+#: mark A.end
+. /lib/kjump/common.sh
+
+DISK=/dev/vda
+tag=$KJ_MARKER$KJ_MARKER
+COMPRESS=$(cmdline_word kjump.compress lz4)
+
+meminfo() {                # meminfo FIELD: kB
+	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
+}
+
+case $KJ_STAGE in
+A)
+	kj_need_kexec
+	[ -b $DISK ] || { kj_fail disk "no $DISK"; exit 1; }
+	kj_eq no-swap "$(meminfo SwapTotal)" 0
+	if [ "$KJ_SCENARIO" = hib-snapshot-file ]; then
+		mkdir -p /mnt/fs
+		mount -t ext4 $DISK /mnt/fs || { kj_fail mount "cannot mount $DISK as ext4"; exit 1; }
+		TARGET=/mnt/fs/hibernate.img
+		echo "A-fs $KJ_MARKER" >/mnt/fs/hello
+	else
+		TARGET=$DISK
+	fi
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
+		--append="$(kj_b_append)" || exit 1
+
+	total=$(meminfo MemTotal)
+	used=$((total - $(meminfo MemFree)))
+	mib=$(((total * 8 / 10 - used) / 1024))
+	PAGES=$((mib * 256))
+	kj_memfill_start $mib "$tag" || exit 1
+	kj_counter_start
+	echo "open-file $KJ_MARKER" >/tmp/open.txt
+	exec 6</tmp/open.txt
+	st0=$(starttime $$)
+	kj_say "MemTotal=${total}kB memfill=${mib}MiB pid=$$ target=$TARGET compress=$COMPRESS"
+
+	prev=$(cat /tmp/counter)
+	kj_handover B "snapshot"
+	# the file run also drops clean caches (the file's own zeros)
+	drop=
+	[ "$KJ_SCENARIO" = hib-snapshot-file ] && drop=--drop-caches
+	kj_run snap "$KEXEC" --snapshot="$TARGET" --compress="$COMPRESS" $drop
+	rc=$?
+	kj_eq snapshot "rc=$rc stderr-lines=$(wc -l </tmp/kj.err)" "rc=0 stderr-lines=0" || exit 1
+	line=$(cat /tmp/kj.out)
+	kj_match snapshot-line "$line" "^$TARGET: saved [0-9]+ pages \\([0-9]+ data, [0-9]+ zero; [0-9]+ used before\\) in [0-9]+ bytes"
+	cw=$(kj_counter_wait "$prev")
+	kj_eq "back in A" "shell=$$/$(starttime $$) counter ${cw#* } ($(kj_memfill_verify)) open=$(cat <&6) dmesg-errors=$(kj_dmesg_errors)" \
+		"shell=$$/$st0 counter advanced (memfill: verify $PAGES pages: OK) open=open-file $KJ_MARKER dmesg-errors=0"
+
+	pages=$(echo "$line" | sed -n 's/.*: saved \([0-9]*\) pages.*/\1/p')
+	zero=$(echo "$line" | sed -n 's/.* data, \([0-9]*\) zero;.*/\1/p')
+	kj_true "few zero pages" "$zero zero pages saved" test "$zero" -lt 4096
+	upages=$(echo "$line" | sed -n 's/.*; \([0-9]*\) used before.*/\1/p')
+	kj_say "image pages=$pages used-pages=$upages"
+	kj_true "pages near used" "image holds $pages pages, A used $upages" \
+		test $((pages * 100)) -ge $((upages * 96)) -a $((pages * 100)) -le $((upages * 104))
+
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	kj_run info "$KEXEC" --image-info="$TARGET" --verify
+	kj_eq info-rc "rc=$? stderr-lines=$(wc -l </tmp/kj.err)" "rc=0 stderr-lines=0"
+	kj_match info-state "$(grep -i '^state' /tmp/kj.out)" "committed"
+	kj_match info-verify "$(grep '^verify' /tmp/kj.out)" "^verify: ok"
+	vmcore-check --image "$TARGET" --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
+	rc=$?
+	kj_say_lines "" /tmp/find.out
+	kj_say_lines "find stderr: " /tmp/find.err
+	kj_match image-pattern "rc=$rc $(tail -n 1 /tmp/find.out)" \
+		"^rc=0 find tag=$tag pages=$PAGES found=$PAGES dup=0 bad=0 .* result=ok\$"
+	kill $cpid $mfpid
+	if [ "$KJ_SCENARIO" = hib-snapshot-file ]; then
+		kj_eq fs-after "$(cat /mnt/fs/hello)" "A-fs $KJ_MARKER"
+		kj_match image-mode "$(stat -c %a $TARGET)" '^600$'
+		exec 6<&-
+		kj_true umount "cannot unmount /mnt/fs" umount /mnt/fs
+	fi
+	;;
+B)
+	kj_handover A "image written"
+	kjump-save --once </dev/null 2>/dev/console
+	kj_fail kjump-save "returned with status $? instead of jumping back"
+	;;
+esac
