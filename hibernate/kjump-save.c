@@ -322,7 +322,7 @@ static int serve(struct kj_ctx *ctx, const struct opts *o,
 		goto out;
 	}
 	job = (struct kjs_job){ ctx, param, &req, o->vmcore, node, progress,
-				cancelled, &ui };
+				cancelled, &ui, false };
 	keys_on(&ui);
 	r = kjs_save(&job, st) ? 1 : 0;
 	keys_off(&ui);

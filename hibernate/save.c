@@ -4,10 +4,16 @@
  * target is the one A prepared (header PREPARED with the request's nonce,
  * the extent list of the request's device, starting at its offset) and
  * that every page of A's map is in /proc/vmcore.  Then: header WRITING,
- * the swsusp block, the pages (read a run at a time, zero pages found,
- * data pages compressed 64 at a time by worker threads and written in
- * order in large batches), the runs, the index, the commit record and the
- * header COMMITTED.
+ * the swsusp block, the pages, the runs, the index, the commit record and
+ * the header COMMITTED.
+ *
+ * The pages go through a ring of slots, one chunk each, on three kinds of
+ * thread: the caller's thread finds the zero pages and fills the slots
+ * (with /proc/vmcore mapped, only the addresses of the data pages; else
+ * read() straight into the slot), the workers (threads=, 0: one per CPU)
+ * copy the pages into the record as they checksum them and compress it,
+ * and one writer thread writes the records in order, gathered into large
+ * writes, while the next ones are being read and built.
  */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
@@ -20,16 +26,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "hib/crc32c.h"
 #include "hib/image-write.h"
 #include "save.h"
 
-#define READ_PAGES	256u		/* 1 MiB per vmcore read */
-#define BATCH_BYTES	(4u << 20)	/* per device write */
+#define REPORT_PAGES	256u		/* progress and cancel: per MiB */
+#define BATCH_BYTES	(2u << 20)	/* per device write, at most */
 #define MAX_THREADS	16u
+#define WIN_BYTES	(8u << 20)	/* per mapping of /proc/vmcore */
+#define NR_WINS		4u
 #define JUMP_REC_OFF	0x900u
 #define JUMP_REC_MAGIC	0x504d4a4bu
 
@@ -37,9 +47,16 @@ struct map_run {
 	uint64_t pfn, count;
 };
 
+/*
+ * A chunk on its way: the reader fills buf's pages (after room for the
+ * chunk's header), a worker builds the record (in place, or compressed
+ * into zbuf), the writer thread writes it.
+ */
 struct slot {
-	uint8_t *raw;
-	uint8_t *rec;
+	uint8_t *buf;
+	uint8_t *zbuf;			/* NULL for --compress=none */
+	const uint8_t *src[KJH_CHUNK_PAGES];	/* mapped; NULL: in buf */
+	void *rec;			/* buf or zbuf */
 	size_t rec_len;
 	uint32_t pages;
 	uint64_t first_page;
@@ -47,9 +64,11 @@ struct slot {
 	int err;
 };
 
+enum wfail { WFAIL_NONE, WFAIL_CHUNK, WFAIL_WRITE };
+
 struct pipe {
 	pthread_mutex_t lock;
-	pthread_cond_t work, done;
+	pthread_cond_t work, done, freed;
 	struct slot *slots;
 	unsigned int nr_slots;
 	uint64_t head;			/* next seq to submit */
@@ -60,6 +79,24 @@ struct pipe {
 	int level;
 	pthread_t *threads;
 	unsigned int nr_threads;
+	pthread_t writer;
+	bool have_writer;
+	struct kjh_writer *w;
+	uint64_t written;		/* w->written, for the reader */
+	enum wfail wfail;		/* the writer stopped: why */
+	int werr;
+	uint64_t wseq;
+};
+
+/*
+ * /proc/vmcore mapped a window at a time: the workers copy the data
+ * pages out of it as they checksum them, so the reader only looks for
+ * zero pages.  last_seq: the newest chunk with a page in it.
+ */
+struct win {
+	const uint8_t *ptr;
+	uint64_t off, len;		/* in the file */
+	uint64_t last_seq;
 };
 
 struct save {
@@ -77,6 +114,10 @@ struct save {
 	uint64_t nr_runs, runs_cap, runs_max;
 	struct kjh_writer w;
 	struct pipe pipe;
+	int map_fd;			/* -1: read(), not mapped */
+	struct kj_vmcore_info vinfo;
+	struct win wins[NR_WINS];
+	unsigned int cur_win;
 	struct timespec t0;
 };
 
@@ -580,6 +621,24 @@ static int layout(struct save *s)
 
 /* -------------------------------------------------------- the workers */
 
+static uint8_t *slot_pages(const struct slot *sl)
+{
+	return sl->buf + sizeof(struct kjh_chunk);
+}
+
+/* The chunk's pages into its record, if mapped; their crc32c. */
+static uint32_t gather(struct slot *sl)
+{
+	uint8_t *dst = slot_pages(sl);
+	uint32_t crc = 0, i;
+
+	for (i = 0; i < sl->pages; i++, dst += KJH_PAGE)
+		crc = sl->src[i] ?
+		      kjh_crc32c_copy(crc, dst, sl->src[i], KJH_PAGE) :
+		      kjh_crc32c(crc, dst, KJH_PAGE);
+	return crc;
+}
+
 static void *worker(void *arg)
 {
 	struct pipe *p = arg;
@@ -600,9 +659,9 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (!err)
 			err = kjh_chunk_build(codec, (uint32_t)seq,
-					      sl->first_page, sl->raw,
-					      sl->pages, sl->rec,
-					      &sl->rec_len);
+					      sl->first_page, sl->pages,
+					      gather(sl), sl->buf, sl->zbuf,
+					      &sl->rec, &sl->rec_len);
 		pthread_mutex_lock(&p->lock);
 		sl->err = err;
 		sl->done = true;
@@ -613,22 +672,112 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int pipe_start(struct pipe *p, unsigned int threads)
+/* Under the lock: the chunks from tail that are built, as one write. */
+static uint64_t ready_end(struct pipe *p)
 {
+	uint64_t end = p->tail;
+	size_t bytes = 0;
+	struct slot *sl;
+
+	while (end < p->head) {
+		sl = &p->slots[end % p->nr_slots];
+		if (!sl->done || (end > p->tail &&
+				  (bytes + sl->rec_len > p->w->batch_size ||
+				   end - p->tail == KJH_DEV_IOV_MAX)))
+			break;
+		bytes += sl->rec_len;
+		end++;
+		if (sl->err)
+			break;
+	}
+	return end;
+}
+
+/* Chunks [tail, end) to the device: 0, or why the writer stops. */
+static enum wfail write_chunks(struct pipe *p, uint64_t end, int *err,
+			       uint64_t *seq)
+{
+	struct slot *sl;
+	uint64_t i;
+
+	for (i = p->tail; i < end; i++) {
+		sl = &p->slots[i % p->nr_slots];
+		*seq = i;
+		*err = sl->err;
+		if (*err)
+			return WFAIL_CHUNK;
+		*err = kjh_writer_add(p->w, sl->rec, sl->rec_len);
+		if (*err)
+			return WFAIL_WRITE;
+	}
+	*err = kjh_writer_flush(p->w);
+	return *err ? WFAIL_WRITE : WFAIL_NONE;
+}
+
+/* Writes the chunks in order as they are built, until stopped or failed. */
+static void *writer(void *arg)
+{
+	struct pipe *p = arg;
+	enum wfail why;
+	uint64_t end = 0, seq = 0, i;
+	int err = 0;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->stop && (end = ready_end(p)) == p->tail)
+			pthread_cond_wait(&p->done, &p->lock);
+		if (p->stop)
+			break;
+		pthread_mutex_unlock(&p->lock);
+		why = write_chunks(p, end, &err, &seq);
+		pthread_mutex_lock(&p->lock);
+		if (why != WFAIL_NONE) {
+			p->wfail = why;
+			p->werr = err;
+			p->wseq = seq;
+			pthread_cond_broadcast(&p->freed);
+			break;
+		}
+		for (i = p->tail; i < end; i++)
+			p->slots[i % p->nr_slots].done = false;
+		p->tail = end;
+		p->written = p->w->written;
+		pthread_cond_broadcast(&p->freed);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static unsigned int batch_slots(void)
+{
+	size_t rec = kjh_chunk_rec_max(KJH_CHUNK_PAGES);
+
+	return (unsigned int)(BATCH_BYTES / rec) + 1;
+}
+
+static int pipe_start(struct pipe *p, struct kjh_writer *w,
+		      unsigned int threads)
+{
+	size_t rec = kjh_chunk_rec_max(KJH_CHUNK_PAGES);
 	unsigned int i;
 
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
-	p->nr_slots = 2 * threads + 2;
+	pthread_cond_init(&p->freed, NULL);
+	p->w = w;
+	/* one batch being written, one being built, one per worker */
+	p->nr_slots = 2 * batch_slots() + threads + 1;
 	p->slots = calloc(p->nr_slots, sizeof(*p->slots));
 	p->threads = calloc(threads, sizeof(*p->threads));
 	if (!p->slots || !p->threads)
 		return -ENOMEM;
 	for (i = 0; i < p->nr_slots; i++) {
-		p->slots[i].raw = block_alloc(KJH_CHUNK_PAGES * KJH_PAGE);
-		p->slots[i].rec = block_alloc(kjh_chunk_rec_max(KJH_CHUNK_PAGES));
-		if (!p->slots[i].raw || !p->slots[i].rec)
+		p->slots[i].buf = block_alloc(rec);
+		if (p->method != KJH_COMPRESS_NONE)
+			p->slots[i].zbuf = block_alloc(rec);
+		if (!p->slots[i].buf ||
+		    (p->method != KJH_COMPRESS_NONE && !p->slots[i].zbuf))
 			return -ENOMEM;
 	}
 	for (i = 0; i < threads; i++) {
@@ -636,33 +785,53 @@ static int pipe_start(struct pipe *p, unsigned int threads)
 			return -EAGAIN;
 		p->nr_threads++;
 	}
+	if (pthread_create(&p->writer, NULL, writer, p))
+		return -EAGAIN;
+	p->have_writer = true;
 	return 0;
+}
+
+/* Stops and joins the threads; what is queued is dropped.  Idempotent. */
+static void pipe_join(struct pipe *p)
+{
+	unsigned int i;
+
+	if (!p->nr_threads && !p->have_writer)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	p->head = p->next_work;		/* drop what is queued */
+	pthread_cond_broadcast(&p->work);
+	pthread_cond_broadcast(&p->done);
+	pthread_mutex_unlock(&p->lock);
+	for (i = 0; i < p->nr_threads; i++)
+		pthread_join(p->threads[i], NULL);
+	p->nr_threads = 0;
+	if (p->have_writer)
+		pthread_join(p->writer, NULL);
+	p->have_writer = false;
 }
 
 static void pipe_stop(struct pipe *p)
 {
 	unsigned int i;
 
-	if (p->nr_threads) {
-		pthread_mutex_lock(&p->lock);
-		p->stop = true;
-		p->head = p->next_work;		/* drop what is queued */
-		pthread_cond_broadcast(&p->work);
-		pthread_mutex_unlock(&p->lock);
-		for (i = 0; i < p->nr_threads; i++)
-			pthread_join(p->threads[i], NULL);
-	}
+	pipe_join(p);
 	if (p->nr_slots) {
 		pthread_mutex_destroy(&p->lock);
 		pthread_cond_destroy(&p->work);
 		pthread_cond_destroy(&p->done);
+		pthread_cond_destroy(&p->freed);
 	}
 	for (i = 0; p->slots && i < p->nr_slots; i++) {
-		free(p->slots[i].raw);
-		free(p->slots[i].rec);
+		free(p->slots[i].buf);
+		free(p->slots[i].zbuf);
 	}
 	free(p->slots);
 	free(p->threads);
+	p->slots = NULL;
+	p->threads = NULL;
+	p->nr_slots = 0;
 }
 
 static struct slot *fill_slot(struct save *s)
@@ -687,51 +856,42 @@ static int too_small(struct save *s)
 		    s->hdr.capacity);
 }
 
-/* Wait for the oldest chunk and write it. */
-static int write_oldest(struct save *s)
+/* The writer thread stopped (it no longer touches s->w): say why. */
+static int writer_failed(struct save *s)
 {
 	struct pipe *p = &s->pipe;
-	struct slot *sl = &p->slots[p->tail % p->nr_slots];
-	int r;
 
-	pthread_mutex_lock(&p->lock);
-	while (!sl->done)
-		pthread_cond_wait(&p->done, &p->lock);
-	pthread_mutex_unlock(&p->lock);
-	if (sl->err)
-		return fail(s, sl->err, "compressing chunk %" PRIu64 ": %s",
-			    p->tail, strerror(-sl->err));
-	r = kjh_writer_add(&s->w, sl->rec, sl->rec_len);
-	if (r == -ENOSPC)
+	if (p->wfail == WFAIL_CHUNK)
+		return fail(s, p->werr, "compressing chunk %" PRIu64 ": %s",
+			    p->wseq, strerror(-p->werr));
+	if (p->werr == -ENOSPC)
 		return too_small(s);
-	if (r)
-		return fail(s, r, "%s: writing the image: %s", s->job->dev,
-			    strerror(-r));
-	sl->done = false;
-	p->tail++;
-	return 0;
+	return fail(s, p->werr, "%s: writing the image: %s", s->job->dev,
+		    strerror(-p->werr));
 }
 
-static int submit(struct save *s)
+/*
+ * Hands the slot being filled to the workers; returns when the next one
+ * is free (all: every chunk is written) or the writer failed.
+ */
+static int submit(struct save *s, bool all)
 {
 	struct pipe *p = &s->pipe;
-	struct slot *sl = fill_slot(s);
-	int r;
+	uint64_t keep = all ? 0 : p->nr_slots - 1;
+	enum wfail why;
 
-	if (!sl->pages)
-		return 0;
 	pthread_mutex_lock(&p->lock);
-	p->head++;
-	pthread_cond_signal(&p->work);
-	pthread_mutex_unlock(&p->lock);
-	if (p->head - p->tail == p->nr_slots) {
-		r = write_oldest(s);
-		if (r)
-			return r;
+	if (fill_slot(s)->pages) {
+		p->head++;
+		pthread_cond_signal(&p->work);
 	}
-	sl = fill_slot(s);
-	sl->pages = 0;
-	sl->done = false;
+	while (p->wfail == WFAIL_NONE && p->head - p->tail > keep)
+		pthread_cond_wait(&p->freed, &p->lock);
+	why = p->wfail;
+	pthread_mutex_unlock(&p->lock);
+	if (why != WFAIL_NONE)
+		return writer_failed(s);
+	fill_slot(s)->pages = 0;
 	return 0;
 }
 
@@ -740,11 +900,18 @@ static int submit(struct save *s)
 static bool page_is_zero(const uint8_t *page)
 {
 	const uint64_t *w = (const uint64_t *)page;
-	size_t i;
+	uint64_t acc;
+	size_t i, k;
 
-	for (i = 0; i < KJH_PAGE / sizeof(*w); i++)
-		if (w[i])
+	if (w[0])
+		return false;		/* most data pages: one load */
+	for (i = 0; i < KJH_PAGE / sizeof(*w); i += 8) {
+		acc = 0;
+		for (k = 0; k < 8; k++)
+			acc |= w[i + k];
+		if (acc)
 			return false;
+	}
 	return true;
 }
 
@@ -771,12 +938,268 @@ static int run_add(struct save *s, uint64_t pfn, bool zero)
 	return 0;
 }
 
-static int take_page(struct save *s, uint64_t pfn, const uint8_t *page)
+/*
+ * n pages of pfn on read into the slot after its pages: the zero pages
+ * are left out (the pages after them moved down), the slot handed on
+ * when full.
+ */
+static int take_pages(struct save *s, uint64_t pfn, uint32_t n)
 {
-	bool zero = page_is_zero(page);
+	struct slot *sl = fill_slot(s);
+	uint8_t *pages = slot_pages(sl), *page;
+	uint32_t i, keep = sl->pages;
+	int r;
+
+	bool zero;
+
+	for (i = 0; i < n; i++) {
+		page = pages + (size_t)(sl->pages + i) * KJH_PAGE;
+		zero = page_is_zero(page);
+		r = run_add(s, pfn + i, zero);
+		if (r)
+			return r;
+		if (zero) {
+			s->hdr.zero_pages++;
+			continue;
+		}
+		if (keep != sl->pages + i)
+			memcpy(pages + (size_t)keep * KJH_PAGE, page, KJH_PAGE);
+		keep++;
+	}
+	s->hdr.data_pages += keep - sl->pages;
+	sl->pages = keep;
+	return keep == KJH_CHUNK_PAGES ? submit(s, false) : 0;
+}
+
+/* The bytes on the device so far (the writer thread may be running). */
+static uint64_t written(struct save *s)
+{
+	struct pipe *p = &s->pipe;
+	uint64_t n;
+
+	if (!p->nr_slots)
+		return s->w.written;
+	pthread_mutex_lock(&p->lock);
+	n = p->written;
+	pthread_mutex_unlock(&p->lock);
+	return n;
+}
+
+static void report(struct save *s, bool final)
+{
+	struct kjs_progress pr = {
+		s->hdr.data_pages + s->hdr.zero_pages, s->total,
+		s->hdr.data_pages, s->hdr.zero_pages, written(s),
+		elapsed_ms(s), final,
+	};
+
+	if (s->job->progress)
+		s->job->progress(s->job->data, &pr);
+}
+
+static bool cancelled(struct save *s)
+{
+	return s->job->cancelled && s->job->cancelled(s->job->data);
+}
+
+/* Every REPORT_PAGES pages (and before the first): progress, cancel. */
+static int checkpoint(struct save *s, uint64_t *since)
+{
+	if (*since < REPORT_PAGES)
+		return 0;
+	if (s->hdr.data_pages + s->hdr.zero_pages)
+		report(s, false);
+	if (cancelled(s))
+		return fail(s, -ECANCELED,
+			    "cancelled by the user in the image writer");
+	*since = 0;
+	return 0;
+}
+
+/* A's pages, read straight into the slots, a chunk's room at a time. */
+static int save_run(struct save *s, const struct map_run *m,
+		    uint64_t *since)
+{
+	uint64_t at = 0, n;
 	struct slot *sl;
 	int r;
 
+	while (at < m->count) {
+		r = checkpoint(s, since);
+		if (r)
+			return r;
+		sl = fill_slot(s);
+		if (!sl->pages)
+			sl->first_page = s->hdr.data_pages;
+		n = KJH_CHUNK_PAGES - sl->pages;
+		if (n > m->count - at)
+			n = m->count - at;
+		r = kj_vmcore_read(s->vc, (m->pfn + at) * KJH_PAGE,
+				   slot_pages(sl) + (size_t)sl->pages * KJH_PAGE,
+				   (size_t)n * KJH_PAGE);
+		if (r)
+			return fail(s, r, "reading pfn 0x%" PRIx64 " from %s: %s",
+				    m->pfn + at, s->job->vmcore, strerror(-r));
+		r = take_pages(s, m->pfn + at, (uint32_t)n);
+		if (r)
+			return r;
+		at += n;
+		*since += n;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------- the mapped vmcore */
+
+/* The PT_LOAD holding the page at paddr (check_map() saw there is one). */
+static const struct kj_vmcore_load *load_at(const struct save *s,
+					    uint64_t paddr)
+{
+	const struct kj_vmcore_info *in = &s->vinfo;
+	unsigned int i;
+
+	for (i = 0; i < in->nr_loads; i++)
+		if (paddr >= in->loads[i].paddr &&
+		    paddr - in->loads[i].paddr < in->loads[i].filesz)
+			return &in->loads[i];
+	return NULL;
+}
+
+/* Maps the core if its pages are the file's pages and mmap works. */
+static void map_open(struct save *s)
+{
+	const struct kj_vmcore_load *l;
+	unsigned int i;
+	int fd;
+	void *m;
+
+	kj_vmcore_info(s->vc, &s->vinfo);
+	if (s->job->no_mmap)
+		return;
+	for (i = 0; i < s->vinfo.nr_loads; i++)
+		if ((s->vinfo.loads[i].offset - s->vinfo.loads[i].paddr) %
+		    KJH_PAGE)
+			return;		/* pages not on the file's pages */
+	l = load_at(s, s->map[0].pfn * KJH_PAGE);
+	fd = open(s->job->vmcore, O_RDONLY | O_CLOEXEC);
+	if (!l || fd < 0)
+		goto out;
+	m = mmap(NULL, KJH_PAGE, PROT_READ, MAP_SHARED, fd,
+		 (off_t)(l->offset + (s->map[0].pfn * KJH_PAGE - l->paddr)));
+	if (m == MAP_FAILED)
+		goto out;
+	munmap(m, KJH_PAGE);
+	s->map_fd = fd;
+	return;
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Until chunks before seq target are written (or the writer failed). */
+static int wait_tail(struct save *s, uint64_t target)
+{
+	struct pipe *p = &s->pipe;
+	enum wfail why;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->wfail == WFAIL_NONE && p->tail < target)
+		pthread_cond_wait(&p->freed, &p->lock);
+	why = p->wfail;
+	pthread_mutex_unlock(&p->lock);
+	return why == WFAIL_NONE ? 0 : writer_failed(s);
+}
+
+/*
+ * Unmaps w once no chunk needs it: the slot being filled takes a copy
+ * of its pages in w, the chunks before must be written.
+ */
+static int win_drop(struct save *s, struct win *w)
+{
+	struct slot *sl = fill_slot(s);
+	uint64_t target = w->last_seq + 1;
+	uint32_t i;
+	int r;
+
+	if (w->last_seq == s->pipe.head) {
+		for (i = 0; i < sl->pages; i++) {
+			if (!sl->src[i] || sl->src[i] < w->ptr ||
+			    sl->src[i] >= w->ptr + w->len)
+				continue;
+			memcpy(slot_pages(sl) + (size_t)i * KJH_PAGE,
+			       sl->src[i], KJH_PAGE);
+			sl->src[i] = NULL;
+		}
+		target = s->pipe.head;
+	}
+	if (w->last_seq != UINT64_MAX) {
+		r = wait_tail(s, target);
+		if (r)
+			return r;
+	}
+	munmap((void *)w->ptr, (size_t)w->len);
+	w->ptr = NULL;
+	return 0;
+}
+
+static void win_drop_all(struct save *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_WINS; i++)
+		if (s->wins[i].ptr)
+			munmap((void *)s->wins[i].ptr, (size_t)s->wins[i].len);
+	if (s->map_fd >= 0)
+		close(s->map_fd);
+}
+
+/* The page pfn, mapped: in the current window or in a new one. */
+static int win_page(struct save *s, uint64_t pfn, const uint8_t **page)
+{
+	uint64_t paddr = pfn * KJH_PAGE, off, end;
+	const struct kj_vmcore_load *l = load_at(s, paddr);
+	struct win *w = &s->wins[s->cur_win];
+	void *m;
+	int r;
+
+	off = l->offset + (paddr - l->paddr);
+	if (w->ptr && off >= w->off && off - w->off < w->len) {
+		*page = w->ptr + (off - w->off);
+		return 0;
+	}
+	s->cur_win = (s->cur_win + 1) % NR_WINS;
+	w = &s->wins[s->cur_win];
+	if (w->ptr) {
+		r = win_drop(s, w);
+		if (r)
+			return r;
+	}
+	end = (l->offset + l->filesz) & ~(uint64_t)(KJH_PAGE - 1);
+	w->off = off;
+	w->len = end - off < WIN_BYTES ? end - off : WIN_BYTES;
+	w->last_seq = UINT64_MAX;
+	m = mmap(NULL, (size_t)w->len, PROT_READ, MAP_SHARED, s->map_fd,
+		 (off_t)off);
+	if (m == MAP_FAILED)
+		return fail(s, -errno, "mapping %s at %" PRIu64 ": %s",
+			    s->job->vmcore, off, strerror(errno));
+	w->ptr = m;
+	*page = m;
+	return 0;
+}
+
+/* One page of A, mapped: a zero page or one more page of the slot. */
+static int take_mapped(struct save *s, uint64_t pfn)
+{
+	const uint8_t *page = NULL;
+	struct slot *sl;
+	bool zero;
+	int r;
+
+	r = win_page(s, pfn, &page);
+	if (r)
+		return r;
+	zero = page_is_zero(page);
 	r = run_add(s, pfn, zero);
 	if (r)
 		return r;
@@ -787,46 +1210,25 @@ static int take_page(struct save *s, uint64_t pfn, const uint8_t *page)
 	sl = fill_slot(s);
 	if (!sl->pages)
 		sl->first_page = s->hdr.data_pages;
-	memcpy(sl->raw + (size_t)sl->pages * KJH_PAGE, page, KJH_PAGE);
-	sl->pages++;
+	sl->src[sl->pages++] = page;
+	s->wins[s->cur_win].last_seq = s->pipe.head;
 	s->hdr.data_pages++;
-	return sl->pages == KJH_CHUNK_PAGES ? submit(s) : 0;
+	return sl->pages == KJH_CHUNK_PAGES ? submit(s, false) : 0;
 }
 
-static void report(struct save *s, bool final)
+static int save_run_mapped(struct save *s, const struct map_run *m,
+			   uint64_t *since)
 {
-	struct kjs_progress pr = {
-		s->hdr.data_pages + s->hdr.zero_pages, s->total,
-		s->hdr.data_pages, s->hdr.zero_pages, s->w.written,
-		elapsed_ms(s), final,
-	};
-
-	if (s->job->progress)
-		s->job->progress(s->job->data, &pr);
-}
-
-static int save_run(struct save *s, const struct map_run *m, uint8_t *buf)
-{
-	uint64_t at = 0, n, i;
+	uint64_t i;
 	int r;
 
-	while (at < m->count) {
-		if (s->job->cancelled && s->job->cancelled(s->job->data))
-			return fail(s, -ECANCELED,
-				    "cancelled by the user in the image writer");
-		n = m->count - at < READ_PAGES ? m->count - at : READ_PAGES;
-		r = kj_vmcore_read(s->vc, (m->pfn + at) * KJH_PAGE, buf,
-				   (size_t)n * KJH_PAGE);
+	for (i = 0; i < m->count; i++) {
+		r = checkpoint(s, since);
+		if (!r)
+			r = take_mapped(s, m->pfn + i);
 		if (r)
-			return fail(s, r, "reading pfn 0x%" PRIx64 " from %s: %s",
-				    m->pfn + at, s->job->vmcore, strerror(-r));
-		for (i = 0; i < n; i++) {
-			r = take_page(s, m->pfn + at + i, buf + i * KJH_PAGE);
-			if (r)
-				return r;
-		}
-		at += n;
-		report(s, false);
+			return r;
+		(*since)++;
 	}
 	return 0;
 }
@@ -843,24 +1245,22 @@ static unsigned int nr_threads(const struct kjh_request *req)
 
 static int save_pages(struct save *s)
 {
-	uint8_t *buf = block_alloc(READ_PAGES * KJH_PAGE);
+	uint64_t since = REPORT_PAGES;	/* cancelled before the first read? */
 	size_t i;
 	int r = 0;
 
 	s->pipe.method = s->job->req->compress;
 	s->pipe.level = s->job->req->level;
-	if (!buf || pipe_start(&s->pipe, nr_threads(s->job->req))) {
-		r = fail(s, -ENOMEM, "out of memory for the writer threads");
-		goto out;
-	}
+	if (pipe_start(&s->pipe, &s->w, nr_threads(s->job->req)))
+		return fail(s, -ENOMEM, "out of memory for the writer threads");
+	map_open(s);
 	for (i = 0; !r && i < s->nr_map; i++)
-		r = save_run(s, &s->map[i], buf);
+		r = s->map_fd >= 0 ? save_run_mapped(s, &s->map[i], &since) :
+		     save_run(s, &s->map[i], &since);
 	if (!r)
-		r = submit(s);
-	while (!r && s->pipe.tail < s->pipe.head)
-		r = write_oldest(s);
-out:
-	free(buf);
+		r = submit(s, true);
+	if (!r)
+		pipe_join(&s->pipe);
 	return r;
 }
 
@@ -947,9 +1347,11 @@ int kjs_save(const struct kjs_job *job, struct kjh_status *st)
 	s.job = job;
 	s.st = st;
 	s.fd = -1;
+	s.map_fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &s.t0);
 	r = run(&s);
 	pipe_stop(&s.pipe);
+	win_drop_all(&s);
 	if (r && s.written)
 		kjh_write_invalid(&s.dev, &s.hdr);
 	fill_status(&s);

@@ -31,6 +31,8 @@ struct kjs_job {
 	void (*progress)(void *data, const struct kjs_progress *p);
 	bool (*cancelled)(void *data);
 	void *data;
+	/* read() the core even where it could be mapped (tests) */
+	bool no_mmap;
 };
 
 /*

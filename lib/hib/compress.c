@@ -55,14 +55,20 @@ void kjh_codec_free(struct kjh_codec *codec)
 	free(codec);
 }
 
-/* Bytes compressed into out (< raw_len), or 0: store the chunk raw. */
-static size_t try_compress(struct kjh_codec *c, const void *raw,
-			   size_t raw_len, void *out)
+enum kjh_compress kjh_codec_method(const struct kjh_codec *codec)
+{
+	return codec->method;
+}
+
+size_t kjh_compress_to(struct kjh_codec *c, const void *raw, size_t raw_len,
+		       void *out)
 {
 	size_t cap = raw_len - 1;
 	size_t n;
 	int r;
 
+	if (raw_len < 2)
+		return 0;
 	switch (c->method) {
 	case KJH_COMPRESS_LZ4:
 		if (raw_len > LZ4_MAX_INPUT_SIZE)
@@ -85,7 +91,7 @@ int kjh_chunk_compress(struct kjh_codec *codec, const void *raw,
 		       size_t raw_len, void *out, uint32_t *method,
 		       size_t *stored_len)
 {
-	size_t n = raw_len > 1 ? try_compress(codec, raw, raw_len, out) : 0;
+	size_t n = kjh_compress_to(codec, raw, raw_len, out);
 
 	if (n) {
 		*method = codec->method;

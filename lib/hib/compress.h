@@ -18,6 +18,7 @@ struct kjh_codec;
 int kjh_codec_new(enum kjh_compress method, int level,
 		  struct kjh_codec **codec);
 void kjh_codec_free(struct kjh_codec *codec);
+enum kjh_compress kjh_codec_method(const struct kjh_codec *codec);
 
 /*
  * raw_len bytes of raw into out (at least raw_len bytes): *method is the
@@ -27,6 +28,13 @@ void kjh_codec_free(struct kjh_codec *codec);
 int kjh_chunk_compress(struct kjh_codec *codec, const void *raw,
 		       size_t raw_len, void *out, uint32_t *method,
 		       size_t *stored_len);
+
+/*
+ * raw_len bytes of raw compressed into out (raw_len - 1 bytes): their
+ * count, or 0 when the chunk would not shrink (store it as it is).
+ */
+size_t kjh_compress_to(struct kjh_codec *codec, const void *raw,
+		       size_t raw_len, void *out);
 
 /* Exactly raw_len bytes out of in, or -EBADMSG (-EINVAL: bad method). */
 int kjh_chunk_decompress(uint32_t method, const void *in, size_t in_len,

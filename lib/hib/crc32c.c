@@ -4,6 +4,7 @@
  * pthread_once, so threads compressing chunks may call it together).
  */
 #include <pthread.h>
+#include <string.h>
 
 #include "crc32c.h"
 
@@ -54,5 +55,32 @@ uint32_t kjh_crc32c(uint32_t crc, const void *buf, size_t len)
 	}
 	while (len--)
 		crc = (crc >> 8) ^ crc_table[0][(crc ^ *p++) & 0xff];
+	return ~crc;
+}
+
+/* The words go through w: loaded once, stored, checksummed. */
+uint32_t kjh_crc32c_copy(uint32_t crc, void *dst, const void *src,
+			 size_t len)
+{
+	const uint8_t *p = src, *end = p + (len & ~(size_t)7);
+	uint8_t *d = dst;
+	uint32_t w[2], a, b;
+
+	pthread_once(&crc_once, crc_build);
+	crc = ~crc;
+	for (; p < end; p += 8, d += 8) {
+		memcpy(w, p, 8);
+		memcpy(d, w, 8);
+		a = le32((const uint8_t *)w) ^ crc;
+		b = le32((const uint8_t *)w + 4);
+		crc = crc_table[7][a & 0xff] ^ crc_table[6][(a >> 8) & 0xff] ^
+		      crc_table[5][(a >> 16) & 0xff] ^ crc_table[4][a >> 24] ^
+		      crc_table[3][b & 0xff] ^ crc_table[2][(b >> 8) & 0xff] ^
+		      crc_table[1][(b >> 16) & 0xff] ^ crc_table[0][b >> 24];
+	}
+	for (len &= 7; len--; p++) {
+		*d++ = *p;
+		crc = (crc >> 8) ^ crc_table[0][(crc ^ *p) & 0xff];
+	}
 	return ~crc;
 }

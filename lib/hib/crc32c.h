@@ -11,5 +11,8 @@
 #include <stdint.h>
 
 uint32_t kjh_crc32c(uint32_t crc, const void *buf, size_t len);
+/* The same, copying src to dst (len bytes, not overlapping) on the way. */
+uint32_t kjh_crc32c_copy(uint32_t crc, void *dst, const void *src,
+			 size_t len);
 
 #endif

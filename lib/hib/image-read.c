@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "compress.h"
@@ -117,15 +118,15 @@ static const struct kjh_extent *dev_find(const struct kjh_dev *dev,
 	return NULL;
 }
 
-static int io_once(const struct kjh_dev *dev, bool wr, void *buf, size_t len,
-		   uint64_t phys)
+static int io_once(const struct kjh_dev *dev, bool wr, const struct iovec *v,
+		   int cnt, uint64_t phys)
 {
 	ssize_t n;
 	int fl;
 
 	for (;;) {
-		n = wr ? pwrite(dev->fd, buf, len, (off_t)phys) :
-			 pread(dev->fd, buf, len, (off_t)phys);
+		n = wr ? pwritev(dev->fd, v, cnt, (off_t)phys) :
+			 preadv(dev->fd, v, cnt, (off_t)phys);
 		if (n > 0)
 			return (int)(n > 0x40000000 ? 0x40000000 : n);
 		if (!n)
@@ -140,28 +141,61 @@ static int io_once(const struct kjh_dev *dev, bool wr, void *buf, size_t len,
 	}
 }
 
-static int dev_io(const struct kjh_dev *dev, bool wr, void *buf, size_t len,
-		  uint64_t off)
+/* The entries of v[0..cnt) that hold want bytes, the last one cut. */
+static int iov_take(struct iovec *v, int cnt, size_t want, size_t *cut)
 {
-	uint8_t *p = buf;
+	size_t got = 0;
+	int k = 0;
 
+	while (k < cnt && got + v[k].iov_len <= want)
+		got += v[k++].iov_len;
+	*cut = 0;
+	if (k < cnt && got < want) {
+		*cut = v[k].iov_len;
+		v[k++].iov_len = want - got;
+	}
+	return k;
+}
+
+/* v[0..*cnt) past its first n bytes. */
+static struct iovec *iov_skip(struct iovec *v, int *cnt, size_t n)
+{
+	while (*cnt && n >= v->iov_len) {
+		n -= v->iov_len;
+		v++;
+		(*cnt)--;
+	}
+	if (*cnt) {
+		v->iov_base = (uint8_t *)v->iov_base + n;
+		v->iov_len -= n;
+	}
+	return v;
+}
+
+/* v (changed on the way) is len bytes, at logical offset off. */
+static int dev_io(const struct kjh_dev *dev, bool wr, struct iovec *v,
+		  int cnt, size_t len, uint64_t off)
+{
 	if (off > dev->capacity || len > dev->capacity - off)
 		return -ENOSPC;
 	while (len) {
 		const struct kjh_extent *e = dev_find(dev, off);
 		uint64_t in, room;
-		size_t n;
-		int r;
+		size_t n, cut;
+		int k, r;
 
 		if (!e)
 			return -ENOSPC;
 		in = off - e->logical;
 		room = e->length - in;
 		n = room < len ? (size_t)room : len;
-		r = io_once(dev, wr, p, n, e->physical + in);
+		k = iov_take(v, cnt, n, &cut);
+		r = io_once(dev, wr, v, k, e->physical + in);
+		if (cut)
+			v[k - 1].iov_len = cut;
 		if (r < 0)
 			return r;
-		p += r;
+		v = iov_skip(v, &cnt, (size_t)r);
 		off += (uint64_t)r;
 		len -= (size_t)r;
 	}
@@ -171,13 +205,33 @@ static int dev_io(const struct kjh_dev *dev, bool wr, void *buf, size_t len,
 int kjh_dev_pread(const struct kjh_dev *dev, void *buf, size_t len,
 		  uint64_t off)
 {
-	return dev_io(dev, false, buf, len, off);
+	struct iovec v = { buf, len };
+
+	return dev_io(dev, false, &v, 1, len, off);
 }
 
 int kjh_dev_pwrite(const struct kjh_dev *dev, const void *buf, size_t len,
 		   uint64_t off)
 {
-	return dev_io(dev, true, (void *)buf, len, off);
+	struct iovec v = { (void *)buf, len };
+
+	return dev_io(dev, true, &v, 1, len, off);
+}
+
+int kjh_dev_pwritev(const struct kjh_dev *dev, const struct iovec *iov,
+		    int cnt, uint64_t off)
+{
+	struct iovec v[KJH_DEV_IOV_MAX];
+	size_t len = 0;
+	int i;
+
+	if (cnt < 0 || cnt > KJH_DEV_IOV_MAX)
+		return -EINVAL;
+	for (i = 0; i < cnt; i++) {
+		v[i] = iov[i];
+		len += v[i].iov_len;
+	}
+	return dev_io(dev, true, v, cnt, len, off);
 }
 
 /* ------------------------------------------------------------- header */

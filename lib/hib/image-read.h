@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "image-format.h"
 
@@ -40,6 +41,10 @@ int kjh_dev_pread(const struct kjh_dev *dev, void *buf, size_t len,
  */
 int kjh_dev_pwrite(const struct kjh_dev *dev, const void *buf, size_t len,
 		   uint64_t off);
+/* The same for cnt (<= KJH_DEV_IOV_MAX) buffers one after the other. */
+#define KJH_DEV_IOV_MAX		64
+int kjh_dev_pwritev(const struct kjh_dev *dev, const struct iovec *iov,
+		    int cnt, uint64_t off);
 
 /* Extent list rules: from 0, sorted, contiguous, whole blocks, >= need. */
 int kjh_extents_check(const struct kjh_extent *ext, uint32_t n, uint64_t need,

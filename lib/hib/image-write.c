@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The image writer: chunk records, large batched writes, the index, the
+ * The image writer: chunk records, large gathered writes, the index, the
  * commit record and the header, each step synced before the next.
  */
 #define _FILE_OFFSET_BITS 64
@@ -14,33 +14,40 @@
 #include "image-write.h"
 
 int kjh_chunk_build(struct kjh_codec *codec, uint32_t seq,
-		    uint64_t first_page, const void *raw, uint32_t pages,
-		    void *rec, size_t *rec_len)
+		    uint64_t first_page, uint32_t pages, uint32_t crc,
+		    void *rec, void *zrec, void **out, size_t *rec_len)
 {
 	struct kjh_chunk *ch = rec;
-	size_t raw_len = (size_t)pages * KJH_PAGE, stored, len;
-	uint32_t method;
-	int r;
+	const uint8_t *raw = (const uint8_t *)(ch + 1);
+	size_t raw_len = (size_t)pages * KJH_PAGE, stored = 0, len;
 
-	r = kjh_chunk_compress(codec, raw, raw_len, ch + 1, &method, &stored);
-	if (r)
-		return r;
+	if (zrec)
+		stored = kjh_compress_to(codec, raw, raw_len,
+					 (struct kjh_chunk *)zrec + 1);
 	memset(ch, 0, sizeof(*ch));
 	ch->magic = KJH_CHUNK_MAGIC;
 	ch->seq = seq;
 	ch->first_page = first_page;
 	ch->page_count = pages;
-	ch->method = method;
 	ch->raw_len = (uint32_t)raw_len;
+	ch->raw_crc = crc;
+	if (stored) {
+		memcpy(zrec, ch, sizeof(*ch));
+		ch = zrec;
+		ch->method = kjh_codec_method(codec);
+		ch->stored_crc = kjh_crc32c(0, ch + 1, stored);
+	} else {
+		/* a stored chunk is its pages: one pass is enough */
+		stored = raw_len;
+		ch->method = KJH_COMPRESS_NONE;
+		ch->stored_crc = crc;
+	}
 	ch->stored_len = (uint32_t)stored;
-	ch->raw_crc = kjh_crc32c(0, raw, raw_len);
-	/* a stored chunk is its pages: one pass is enough */
-	ch->stored_crc = method == KJH_COMPRESS_NONE ? ch->raw_crc :
-			 kjh_crc32c(0, ch + 1, stored);
 	kjh_chunk_seal(ch);
 	len = (size_t)kjh_round_up(sizeof(*ch) + stored);
-	memset((uint8_t *)rec + sizeof(*ch) + stored, 0,
+	memset((uint8_t *)ch + sizeof(*ch) + stored, 0,
 	       len - sizeof(*ch) - stored);
+	*out = ch;
 	*rec_len = len;
 	return 0;
 }
@@ -93,9 +100,6 @@ int kjh_writer_begin(struct kjh_writer *w, const struct kjh_dev *dev,
 	w->dev = dev;
 	w->hdr = hdr;
 	w->batch_size = (size_t)kjh_round_up(batch);
-	w->batch = aligned_alloc(KJH_BLOCK, w->batch_size);
-	if (!w->batch)
-		return -ENOMEM;
 	w->pos = w->batch_off = hdr->chunk_off;
 	hdr->state = KJH_STATE_WRITING;
 	hdr->chunk_count = 0;
@@ -103,18 +107,19 @@ int kjh_writer_begin(struct kjh_writer *w, const struct kjh_dev *dev,
 	return kjh_write_header(dev, hdr);
 }
 
-static int flush_batch(struct kjh_writer *w)
+int kjh_writer_flush(struct kjh_writer *w)
 {
 	int r;
 
-	if (!w->batch_len)
+	if (!w->nr_iov)
 		return 0;
-	r = kjh_dev_pwrite(w->dev, w->batch, w->batch_len, w->batch_off);
+	r = kjh_dev_pwritev(w->dev, w->iov, w->nr_iov, w->batch_off);
 	if (r)
 		return r;
 	w->written += w->batch_len;
 	w->batch_off += w->batch_len;
 	w->batch_len = 0;
+	w->nr_iov = 0;
 	return 0;
 }
 
@@ -138,33 +143,32 @@ static int index_add(struct kjh_writer *w, const struct kjh_chunk *ch)
 	return 0;
 }
 
+bool kjh_writer_full(const struct kjh_writer *w, size_t rec_len)
+{
+	return w->nr_iov == KJH_DEV_IOV_MAX ||
+	       (w->nr_iov && w->batch_len + rec_len > w->batch_size);
+}
+
 int kjh_writer_add(struct kjh_writer *w, const void *rec, size_t rec_len)
 {
 	const struct kjh_chunk *ch = rec;
 	int r;
 
-	if (ch->seq != w->hdr->chunk_count || rec_len % KJH_BLOCK)
+	if (ch->seq != w->hdr->chunk_count || rec_len % KJH_BLOCK ||
+	    (uintptr_t)rec % KJH_BLOCK)
 		return -EINVAL;
+	if (kjh_writer_full(w, rec_len))
+		return -E2BIG;
 	if (w->pos + rec_len > w->dev->capacity)
 		return -ENOSPC;
-	if (w->batch_len + rec_len > w->batch_size) {
-		r = flush_batch(w);
-		if (r)
-			return r;
-	}
 	r = index_add(w, ch);
 	if (r)
 		return r;
-	if (rec_len > w->batch_size) {
-		r = kjh_write_at(w->dev, w->pos, rec, rec_len);
-		w->batch_off += rec_len;
-	} else {
-		memcpy(w->batch + w->batch_len, rec, rec_len);
-		w->batch_len += rec_len;
-	}
+	w->iov[w->nr_iov++] = (struct iovec){ (void *)rec, rec_len };
+	w->batch_len += rec_len;
 	w->pos += rec_len;
 	w->hdr->stored_bytes += ch->stored_len;
-	return r;
+	return 0;
 }
 
 static int write_commit(struct kjh_writer *w)
@@ -189,7 +193,7 @@ int kjh_writer_commit(struct kjh_writer *w, uint32_t extra_flags)
 	size_t index_len = (size_t)h->chunk_count * sizeof(*w->index);
 	int r;
 
-	r = flush_batch(w);
+	r = kjh_writer_flush(w);
 	if (r)
 		return r;
 	h->index_off = w->pos;
@@ -216,8 +220,7 @@ int kjh_writer_commit(struct kjh_writer *w, uint32_t extra_flags)
 
 void kjh_writer_free(struct kjh_writer *w)
 {
-	free(w->batch);
 	free(w->index);
-	w->batch = NULL;
 	w->index = NULL;
+	w->nr_iov = 0;
 }

@@ -4,13 +4,14 @@
 
 /*
  * Writing B's part of an image, in the order of image-format.h: header
- * (WRITING), sections, chunks (batched into large aligned writes), the
+ * (WRITING), sections, chunks (gathered into large aligned writes), the
  * index, the commit record, the header (COMMITTED).  Every write is whole
  * blocks from KJH_BLOCK-aligned memory, so the device may be O_DIRECT.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "compress.h"
 #include "image-read.h"
@@ -30,19 +31,29 @@ static inline size_t kjh_chunk_rec_max(uint32_t pages)
 }
 
 /*
- * Compress pages pages of raw into rec (kjh_chunk_rec_max() bytes,
- * padding zeroed): header with crcs, payload.  *rec_len: block multiple.
+ * The record of the pages pages already at rec + sizeof(struct kjh_chunk)
+ * (rec: kjh_chunk_rec_max(pages) bytes, aligned; crc: their crc32c,
+ * the caller's, who may have had it on copying them): compressed into zrec
+ * (as big; NULL: none) when that makes it smaller, else stored where the
+ * pages are.  *out: rec or zrec, the record with the crcs; *rec_len its
+ * bytes, a block multiple, the padding zeroed.
  */
 int kjh_chunk_build(struct kjh_codec *codec, uint32_t seq,
-		    uint64_t first_page, const void *raw, uint32_t pages,
-		    void *rec, size_t *rec_len);
+		    uint64_t first_page, uint32_t pages, uint32_t crc,
+		    void *rec, void *zrec, void **out, size_t *rec_len);
 
+/*
+ * Chunk records are gathered, not copied: kjh_writer_add() queues one
+ * (its memory must stay as it is until the next kjh_writer_flush()),
+ * kjh_writer_flush() writes the queue in one vectored write.
+ */
 struct kjh_writer {
 	const struct kjh_dev *dev;
 	struct kjh_header *hdr;
-	uint8_t *batch;			/* aligned */
+	struct iovec iov[KJH_DEV_IOV_MAX];
+	int nr_iov;
 	size_t batch_size, batch_len;
-	uint64_t batch_off;		/* logical offset of batch[0] */
+	uint64_t batch_off;		/* logical offset of the queue */
 	uint64_t pos;			/* next chunk's offset */
 	struct kjh_chunk_ref *index;
 	uint64_t index_cap;
@@ -61,10 +72,17 @@ int kjh_write_header(const struct kjh_dev *dev, struct kjh_header *hdr);
  */
 int kjh_writer_begin(struct kjh_writer *w, const struct kjh_dev *dev,
 		     struct kjh_header *hdr, size_t batch);
-/* rec from kjh_chunk_build(), in seq order. */
-int kjh_writer_add(struct kjh_writer *w, const void *rec, size_t rec_len);
 /*
- * The rest: batch, index, fdatasync, commit, fdatasync, header COMMITTED
+ * rec from kjh_chunk_build(), in seq order, queued.  -E2BIG: the queue is
+ * full (kjh_writer_full()), flush it first; -ENOSPC: past the capacity.
+ */
+int kjh_writer_add(struct kjh_writer *w, const void *rec, size_t rec_len);
+/* Whether a record of rec_len bytes would not fit in the queue. */
+bool kjh_writer_full(const struct kjh_writer *w, size_t rec_len);
+/* The queue to the device; the queued records may be reused after. */
+int kjh_writer_flush(struct kjh_writer *w);
+/*
+ * The rest: the queue, index, fdatasync, commit, fdatasync, header COMMITTED
  * (flags |= extra_flags, saved = now), fdatasync.
  */
 int kjh_writer_commit(struct kjh_writer *w, uint32_t extra_flags);

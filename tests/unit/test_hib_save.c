@@ -42,6 +42,7 @@ struct fake {
 	uint64_t map_pages, zero_pages;
 	struct kj_jump_param param;
 	struct kjh_request req;
+	bool no_mmap;			/* the job reads the core */
 };
 
 static uint32_t next_rand(uint32_t *x)
@@ -251,7 +252,7 @@ static int save(struct unit_ctx *ctx, struct fake *f, struct kjh_status *st)
 {
 	struct kjs_job job = {
 		.ctx = unit_kj(ctx, ""), .param = &f->param, .req = &f->req,
-		.vmcore = f->core, .dev = f->dev,
+		.vmcore = f->core, .dev = f->dev, .no_mmap = f->no_mmap,
 	};
 	int r;
 
@@ -375,7 +376,8 @@ static void damage(struct unit_ctx *ctx, const struct fake *f, uint64_t off)
 	close(fd);
 }
 
-static void save_and_check(struct unit_ctx *ctx, enum kjh_compress m)
+static void save_and_check(struct unit_ctx *ctx, enum kjh_compress m,
+			   bool no_mmap)
 {
 	struct fake *f = make_fake(ctx, m, KJH_MODE_SNAPSHOT, 5 * MIB);
 	struct opened *o = unit_alloc(ctx, sizeof(*o));
@@ -384,6 +386,7 @@ static void save_and_check(struct unit_ctx *ctx, enum kjh_compress m)
 	char why[160];
 	uint64_t bad = 0, k;
 
+	f->no_mmap = no_mmap;
 	if (save(ctx, f, &st))
 		FAILF("kjs_save: %s", st.reason);
 	CHECK_EQ_INT(st.result, KJH_RESULT_OK);
@@ -417,17 +420,28 @@ static void save_and_check(struct unit_ctx *ctx, enum kjh_compress m)
 
 TEST(save_none)
 {
-	save_and_check(ctx, KJH_COMPRESS_NONE);
+	save_and_check(ctx, KJH_COMPRESS_NONE, false);
 }
 
 TEST(save_lz4)
 {
-	save_and_check(ctx, KJH_COMPRESS_LZ4);
+	save_and_check(ctx, KJH_COMPRESS_LZ4, false);
 }
 
 TEST(save_zstd)
 {
-	save_and_check(ctx, KJH_COMPRESS_ZSTD);
+	save_and_check(ctx, KJH_COMPRESS_ZSTD, false);
+}
+
+/* The core read, not mapped: the same image. */
+TEST(save_none_read)
+{
+	save_and_check(ctx, KJH_COMPRESS_NONE, true);
+}
+
+TEST(save_lz4_read)
+{
+	save_and_check(ctx, KJH_COMPRESS_LZ4, true);
 }
 
 TEST(save_hibernate_mode_no_snapshot_flag)
@@ -678,6 +692,7 @@ TEST(programs)
 }
 
 UNIT_MAIN("hib-save", RUN(save_none), RUN(save_lz4), RUN(save_zstd),
+	  RUN(save_none_read), RUN(save_lz4_read),
 	  RUN(save_hibernate_mode_no_snapshot_flag), RUN(refuses_another_nonce),
 	  RUN(refuses_page_not_in_vmcore), RUN(target_too_small),
 	  RUN(cancelled), RUN(programs))

@@ -6,7 +6,8 @@
 #
 # B starts kjump-save in the background and sends the signal once the
 # writer's first progress line is in its log (polled, with a deadline of
-# monotime, not a sleep).
+# monotime, not a sleep).  zstd, the slowest compressor, keeps the save
+# going for several seconds, well past the first progress line (2 s).
 #: timeout 300
 #: disk 640
 #: append crashkernel=64M
@@ -29,7 +30,7 @@ A)
 	kj_memfill_start $MIB "$tag" || exit 1
 	st0=$(starttime $$)
 	kj_handover B "snapshot"
-	kj_run snap "$KEXEC" --snapshot=$DISK
+	kj_run snap "$KEXEC" --snapshot=$DISK --compress=zstd
 	kj_judge snap-cancelled '!0' '^kexec: --snapshot: cancelled: '
 	kj_eq "back in A" "shell=$$/$(starttime $$) ($(kj_memfill_verify)) crash=$(cat /sys/kernel/kexec_crash_loaded)" \
 		"shell=$$/$st0 (memfill: verify $PAGES pages: OK) crash=1"
