@@ -436,17 +436,6 @@ static int check_map(struct save *s)
 
 /* ---------------------------------------------------------- identity */
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* vmcoreinfo's OSRELEASE= line, when A's request said nothing. */
 static void release_from(struct kjh_identity *id, const char *text,
 			 size_t len)
@@ -489,8 +478,8 @@ static void build_id_from(struct kjh_identity *id, const char *text,
 	if ((size_t)(end - p) <= 9)
 		return;
 	for (p += 9; p + 1 < end && n < sizeof(id->build_id); p += 2) {
-		hi = hex_val(p[0]);
-		lo = hex_val(p[1]);
+		hi = kjh_hex_digit(p[0]);
+		lo = kjh_hex_digit(p[1]);
 		if (hi < 0 || lo < 0)
 			break;
 		id->build_id[n++] = (uint8_t)(hi << 4 | lo);

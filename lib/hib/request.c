@@ -198,7 +198,7 @@ static int parse_dev(const struct line *l, uint32_t *maj, uint32_t *min)
 	return 0;
 }
 
-static int hex_digit(char c)
+int kjh_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -217,8 +217,8 @@ static int parse_nonce(const struct line *l, uint8_t *nonce)
 	if (l->val_len != 2 * KJH_NONCE_LEN)
 		return -EINVAL;
 	for (i = 0; i < KJH_NONCE_LEN; i++) {
-		hi = hex_digit(l->val[2 * i]);
-		lo = hex_digit(l->val[2 * i + 1]);
+		hi = kjh_hex_digit(l->val[2 * i]);
+		lo = kjh_hex_digit(l->val[2 * i + 1]);
 		if (hi < 0 || lo < 0)
 			return -EINVAL;
 		nonce[i] = (uint8_t)(hi << 4 | lo);

@@ -73,6 +73,8 @@ int kjh_status_parse(const char *text, size_t len, struct kjh_status *st,
 		     char *err, size_t err_size);
 
 const char *kjh_compress_name(enum kjh_compress c);
+/* The value of one hex digit, or -1. */
+int kjh_hex_digit(char c);
 /* 0 and *c, or -EINVAL for an unknown name. */
 int kjh_compress_parse(const char *name, enum kjh_compress *c);
 
