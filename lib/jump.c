@@ -139,7 +139,7 @@ static void jump_error(const struct kj_ctx *ctx, int ret, bool back)
 	else if (ret == -EINVAL)
 		kj_err(ctx, "jump: the kernel refused LINUX_REBOOT_CMD_KJUMP (no crash kernel loaded, or loaded by a kernel without the kexec jump companion)");
 	else
-		kj_err(ctx, "jump: %s", reboot_strerror(ret, "another kexec operation is in progress, or a task refused to freeze"));
+		kj_err(ctx, "jump: %s", reboot_strerror(ret, "another kexec operation or a hibernation (/dev/snapshot open) is in progress, or a task refused to freeze"));
 }
 
 /* The companion's LINUX_REBOOT_CMD_KJUMP, into the crash slot or back. */

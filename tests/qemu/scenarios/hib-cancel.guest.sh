@@ -1,5 +1,7 @@
 #!/bin/sh
-# hib-cancel: a cancel in B (SIGTERM to the image writer while it writes)
+# hib-cancel: first, with /dev/snapshot held open in A, kexec --snapshot is
+# refused by the kernel (one "kexec: jump: ..." line, no request left).
+# Then a cancel in B (SIGTERM to the image writer while it writes)
 # stops the save; the writer marks the image invalid and jumps back.  In
 # A, kexec --snapshot exits non-zero with one "kexec: ... cancelled" line,
 # A carries on with its memory intact, and the image is refused.
@@ -28,6 +30,12 @@ A)
 	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
 		--append="$(kj_b_append)" || exit 1
 	kj_memfill_start $MIB "$tag" || exit 1
+	# while /dev/snapshot is open (uswsusp), the kernel refuses the jump
+	# that would save, as it refuses hibernate(); nothing is left pending
+	exec 7</dev/snapshot || { kj_fail snapshot-dev "cannot open /dev/snapshot"; exit 1; }
+	kj_run_fails snapshot-dev-busy '^kexec: jump: .*/dev/snapshot open' "$KEXEC" --snapshot=$DISK
+	exec 7<&-
+	kj_eq snapshot-dev-no-request "$(dd if=/sys/kernel/kexec_jump_request bs=4096 count=1 2>/dev/null | od -An -tu4 -j 64 -N 4 | tr -d ' ')" 0
 	st0=$(starttime $$)
 	kj_handover B "snapshot"
 	kj_run snap "$KEXEC" --snapshot=$DISK --compress=zstd
