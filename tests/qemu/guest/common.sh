@@ -277,6 +277,14 @@ kj_counter_wait() {
 	if [ "$_now" -gt "$1" ]; then echo "$_now advanced"; else echo "$_now stuck"; fi
 }
 
+# kj_request_len: the request length in the kexec jump parameter page
+# (a u32 at offset 64 of /sys/kernel/kexec_jump_request): 0 when no
+# request is pending.
+kj_request_len() {
+	dd if=/sys/kernel/kexec_jump_request bs=4096 count=1 2>/dev/null |
+		od -An -tu4 -j 64 -N 4 | tr -d ' '
+}
+
 # kj_dmesg_errors: how many Oops/WARNING/BUG lines the kernel logged.
 # (Never print those words in a KJ line: the host's console scan would
 # take it for a kernel error.)

@@ -15,10 +15,9 @@
 . /lib/kjump/common.sh
 
 DISK=/dev/vda
-REQ=/sys/kernel/kexec_jump_request
 
 kj_table_state() {
-	echo "crash=$(cat /sys/kernel/kexec_crash_loaded) request-len=$(dd if=$REQ bs=4096 count=1 2>/dev/null | od -An -tu4 -j 64 -N 4 | tr -d ' ') disk=$(dd if=$DISK bs=64k count=16 2>/dev/null | md5sum | cut -c1-12) left=$(ls /tmp/hib* /mnt/fs/hib* 2>/dev/null | wc -l)"
+	echo "crash=$(cat /sys/kernel/kexec_crash_loaded) request-len=$(kj_request_len) disk=$(dd if=$DISK bs=64k count=16 2>/dev/null | md5sum | cut -c1-12) left=$(ls /tmp/hib* /mnt/fs/hib* 2>/dev/null | wc -l)"
 }
 
 kj_need_kexec

@@ -29,14 +29,9 @@
 
 DISK=/dev/vda
 tag=$KJ_MARKER$KJ_MARKER
-REQ=/sys/kernel/kexec_jump_request
 
 meminfo() {
 	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
-}
-
-request_len() {
-	dd if=$REQ bs=4096 count=1 2>/dev/null | od -An -tu4 -j 64 -N 4 | tr -d ' '
 }
 
 case $KJ_STAGE.$KJ_BOOT in
@@ -75,7 +70,7 @@ B.1)
 	n=0
 	while :; do
 		n=$((n + 1))
-		if [ "$(request_len)" = 0 ]; then
+		if [ "$(kj_request_len)" = 0 ]; then
 			# the raw rate: as many bytes as the lz4 image, dd, fsync
 			mib=$(( $("$KEXEC" --image-info=$DISK 2>/dev/null | sed -n 's/^image bytes: //p') / 1048576 ))
 			[ "$mib" -gt 0 ] || mib=200

@@ -35,7 +35,7 @@ A)
 	exec 7</dev/snapshot || { kj_fail snapshot-dev "cannot open /dev/snapshot"; exit 1; }
 	kj_run_fails snapshot-dev-busy '^kexec: jump: .*/dev/snapshot open' "$KEXEC" --snapshot=$DISK
 	exec 7<&-
-	kj_eq snapshot-dev-no-request "$(dd if=/sys/kernel/kexec_jump_request bs=4096 count=1 2>/dev/null | od -An -tu4 -j 64 -N 4 | tr -d ' ')" 0
+	kj_eq snapshot-dev-no-request "$(kj_request_len)" 0
 	st0=$(starttime $$)
 	kj_handover B "snapshot"
 	kj_run snap "$KEXEC" --snapshot=$DISK --compress=zstd

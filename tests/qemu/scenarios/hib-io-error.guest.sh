@@ -36,7 +36,7 @@ A)
 	cw=$(kj_counter_wait "$prev")
 	kj_eq "back in A" "shell=$$/$(starttime $$) counter ${cw#* } ($(kj_memfill_verify)) crash=$(cat /sys/kernel/kexec_crash_loaded)" \
 		"shell=$$/$st0 counter advanced (memfill: verify $PAGES pages: OK) crash=1"
-	kj_eq request-cleared "$(dd if=/sys/kernel/kexec_jump_request bs=4096 count=1 2>/dev/null | od -An -tu4 -j 64 -N 4 | tr -d ' ')" 0
+	kj_eq request-cleared "$(kj_request_len)" 0
 	kj_run_fails image-invalid '^kexec: image-info: /dev/vda: .*(invalid|not committed)' \
 		"$KEXEC" --image-info=$DISK
 	kill $cpid $mfpid
