@@ -6,6 +6,8 @@
 #include "hib/compress.h"
 #include "hib/crc32c.h"
 #include "hib/request.h"
+#include "hib/image-read.h"
+#include "hib/resume-check.h"
 #include "hib/jump-param.h"
 #include "unit.h"
 
@@ -225,7 +227,188 @@ TEST(compress_methods)
 	CHECK_EQ_INT(kjh_compress_parse("xz", &m), -EINVAL);
 }
 
+/* ------------------------------------------------------ resume checks */
+
+static void resume_pair(struct kjh_header *h, struct kjh_host *host)
+{
+	memset(h, 0, sizeof(*h));
+	memset(host, 0, sizeof(*host));
+	memcpy(h->magic, KJH_MAGIC, 8);
+	h->version = KJH_VERSION;
+	h->header_size = KJH_BLOCK;
+	h->state = KJH_STATE_COMMITTED;
+	h->page_size = KJH_PAGE;
+	h->kernel_word = 4;
+	snprintf(h->id.release, sizeof(h->id.release), "6.1.0-kjump");
+	snprintf(h->id.version, sizeof(h->id.version), "#1 SMP Fri Dec 4");
+	snprintf(h->id.machine, sizeof(h->id.machine), "i686");
+	h->id.build_id_len = 20;
+	memset(h->id.build_id, 0xab, 20);
+	h->crash_start = 0x10000000;
+	h->crash_end = 0x13ffffff;
+	host->id = h->id;
+	host->kernel_word = 4;
+	host->crash_start = h->crash_start;
+	host->crash_end = h->crash_end;
+}
+
+static int header_verdict(struct kjh_header *h, const struct kjh_host *host,
+			  char *why, size_t size)
+{
+	kjh_header_seal(h);
+	why[0] = '\0';
+	return kjh_resume_check_header(h, host, why, size);
+}
+
+TEST(resume_header_refusals)
+{
+	struct kjh_header h;
+	struct kjh_host host;
+	char why[256];
+
+	resume_pair(&h, &host);
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), 0);
+
+	h.state = KJH_STATE_CONSUMED;
+	h.consumed = 1764806400;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -ESTALE);
+	CHECK_CONTAINS(why, "already resumed once");
+	h.state = KJH_STATE_WRITING;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "torn");
+	h.state = KJH_STATE_PREPARED;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "torn");
+	h.state = KJH_STATE_INVALID;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "gave up");
+
+	/* a flipped byte in block 0 is a bad crc, whatever the state says */
+	resume_pair(&h, &host);
+	kjh_header_seal(&h);
+	h.created ^= 1;
+	CHECK_EQ_INT(kjh_resume_check_header(&h, &host, why, sizeof(why)),
+		     -EBADMSG);
+
+	resume_pair(&h, &host);
+	snprintf(host.id.version, sizeof(host.id.version), "#2 SMP Sat Dec 5");
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "another kernel build");
+	resume_pair(&h, &host);
+	snprintf(host.id.release, sizeof(host.id.release), "6.12.0");
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "another kernel: image 6.1.0-kjump, running 6.12.0");
+	resume_pair(&h, &host);
+	host.id.build_id[19] ^= 1;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "build id abab");
+	/* a side without a build id is judged by uname alone */
+	host.id.build_id_len = 0;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), 0);
+	resume_pair(&h, &host);
+	snprintf(host.id.machine, sizeof(host.id.machine), "x86_64");
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "another machine type");
+	resume_pair(&h, &host);
+	host.kernel_word = 8;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	resume_pair(&h, &host);
+	host.crash_end += 0x1000000;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "another crash region");
+	host.crash_start = host.crash_end = 0;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+}
+
+TEST(resume_ram_map)
+{
+	struct kjh_ram_range ram[2] = {
+		{ 0x1000, 0x9efff }, { 0x100000, 0x1ffdffff },
+	};
+	struct kjh_header h;
+	struct kjh_host host;
+	char why[256];
+
+	resume_pair(&h, &host);
+	memcpy(host.ram, ram, sizeof(ram));
+	host.ram_count = 2;
+	CHECK_EQ_INT(kjh_resume_check_ram(ram, 2, &host, why, sizeof(why)), 0);
+	/* QEMU started with 640 MiB instead of 512 */
+	host.ram[1].end = 0x27fdffff;
+	CHECK_EQ_INT(kjh_resume_check_ram(ram, 2, &host, why, sizeof(why)),
+		     -EBADMSG);
+	CHECK_CONTAINS(why, "another RAM map: image 2 ranges, 511 MiB, running 2 ranges, 639 MiB (first difference: range 1)");
+	host.ram[1].end = ram[1].end;
+	host.ram_count = 1;
+	CHECK_EQ_INT(kjh_resume_check_ram(ram, 2, &host, why, sizeof(why)),
+		     -EBADMSG);
+	CHECK_EQ_INT(kjh_resume_check_ram(ram, 1, &host, why, sizeof(why)), 0);
+}
+
+struct fs_probe_fake {
+	struct kjh_fs now;
+	int err;
+	unsigned int calls;
+};
+
+static int fake_probe(void *data, const struct kjh_fs *rec,
+		      struct kjh_fs *now)
+{
+	struct fs_probe_fake *f = data;
+
+	(void)rec;
+	f->calls++;
+	*now = f->now;
+	return f->err;
+}
+
+TEST(resume_fs_changed)
+{
+	struct kjh_fs fs[2];
+	struct fs_probe_fake fake;
+	char why[256];
+
+	memset(fs, 0, sizeof(fs));
+	fs[0].dev_major = 254;
+	snprintf(fs[0].type, sizeof(fs[0].type), "ext4");
+	snprintf(fs[0].mountpoint, sizeof(fs[0].mountpoint), "/mnt");
+	memset(fs[0].uuid, 0x11, sizeof(fs[0].uuid));
+	fs[0].wtime = 1000;
+	fs[0].mtime = 900;
+	fs[0].mnt_count = 7;
+	snprintf(fs[1].type, sizeof(fs[1].type), "vfat");
+
+	memset(&fake, 0, sizeof(fake));
+	fake.now = fs[0];
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+					 sizeof(why)), 0);
+	CHECK_EQ_INT(fake.calls, 1);	/* vfat has no identity to check */
+
+	fake.now.mnt_count = 8;
+	fake.now.mtime = 2000;
+	fake.now.wtime = 2000;
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+					 sizeof(why)), -EBUSY);
+	CHECK_CONTAINS(why, "/mnt (254:0, ext4): mounted since (mount count 8, was 7");
+	fake.now = fs[0];
+	fake.now.wtime = 1001;
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+					 sizeof(why)), -EBUSY);
+	CHECK_CONTAINS(why, "written since");
+	fake.now = fs[0];
+	fake.now.uuid[3] = 0;
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+					 sizeof(why)), -EBUSY);
+	CHECK_CONTAINS(why, "another file system");
+	fake.now = fs[0];
+	fake.err = -ENOENT;
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+					 sizeof(why)), -EBUSY);
+	CHECK_CONTAINS(why, "cannot check its superblock");
+}
+
 UNIT_MAIN("hib", RUN(crc32c_vector), RUN(crc32c_chained),
 	  RUN(request_round_trip), RUN(request_defaults_and_unknown_keys),
 	  RUN(request_bad_inputs), RUN(status_round_trip),
-	  RUN(compress_methods))
+	  RUN(compress_methods), RUN(resume_header_refusals),
+	  RUN(resume_ram_map), RUN(resume_fs_changed))
