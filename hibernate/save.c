@@ -206,67 +206,29 @@ static int check_prepared(struct save *s, const struct kjh_header *h)
 	return 0;
 }
 
-static int check_extents_head(struct save *s, const struct kjh_extents *x)
-{
-	const struct kjh_request *req = s->job->req;
-
-	if (memcmp(x->magic, KJH_EXTENTS_MAGIC, 8) ||
-	    memcmp(x->nonce, req->nonce, KJH_NONCE_LEN))
-		return fail(s, -EBADMSG, "no extent list of this image after its header");
-	if (x->dev_major != req->dev_major || x->dev_minor != req->dev_minor ||
-	    x->dev_size != req->dev_size)
-		return fail(s, -EBADMSG, "the extent list is for device %u:%u, not %u:%u",
-			    x->dev_major, x->dev_minor, req->dev_major,
-			    req->dev_minor);
-	if (!x->count || x->count > KJH_EXTENTS_MAX)
-		return fail(s, -EBADMSG, "%u extents in the list", x->count);
-	return 0;
-}
-
 /*
- * Block 1 is read where block 0 is followed on the device; its first
- * entries map the rest of the list, which is then checked whole.
+ * The list through the library's reader; the device it names must be the
+ * request's.
  */
 static int read_extents(struct save *s, uint8_t *blk)
 {
 	const struct kjh_request *req = s->job->req;
 	struct kjh_extents *x = (struct kjh_extents *)blk;
 	struct kjh_extent *e = (struct kjh_extent *)(x + 1);
-	uint32_t first = (KJH_BLOCK - sizeof(*x)) / sizeof(*e), i;
-	struct kjh_dev pre;
-	char why[160];
+	char why[200];
 	int r;
 
-	r = kjh_dev_pread(&s->dev, blk, KJH_BLOCK, KJH_EXTENTS_OFF);
+	r = kjh_extents_read(&s->dev, req->nonce, req->offset, req->dev_size,
+			     req->capacity, blk, why, sizeof(why));
+	if (r == -EBADMSG)
+		return fail(s, r, "%s", why);
 	if (r)
-		return fail(s, r, "%s: reading the extent list: %s",
-			    s->job->dev, strerror(-r));
-	r = check_extents_head(s, x);
-	if (r)
-		return r;
-	if (first > x->count)
-		first = x->count;
-	if (e[0].logical || e[0].physical != req->offset ||
-	    e[0].length < 2 * KJH_BLOCK)
-		return fail(s, -EBADMSG, "the extent list does not start at offset %"
-			    PRIu64, req->offset);
-	if (kjh_dev_init(&pre, s->fd, e, first,
-			 e[first - 1].logical + e[first - 1].length))
-		return fail(s, -EBADMSG, "the extent list is not in order");
-	r = kjh_dev_pread(&pre, blk, KJH_EXTENTS_BLOCKS * KJH_BLOCK,
-			  KJH_EXTENTS_OFF);
-	kjh_dev_fini(&pre);
-	if (r)
-		return fail(s, r, "%s: reading the extent list: %s",
-			    s->job->dev, strerror(-r));
-	if (check_extents_head(s, x) || kjh_extents_crc(e, x->count) != x->crc)
-		return fail(s, -EBADMSG, "the extent list's checksum is wrong");
-	if (kjh_extents_check(e, x->count, req->capacity, why, sizeof(why)))
-		return fail(s, -EBADMSG, "extent list: %s", why);
-	for (i = 0; i < x->count; i++)
-		if (e[i].physical + e[i].length > req->dev_size)
-			return fail(s, -EBADMSG, "extent %u is past the end of %s",
-				    i, s->job->dev);
+		return fail(s, r, "%s: %s", s->job->dev, why);
+	if (x->dev_major != req->dev_major || x->dev_minor != req->dev_minor ||
+	    x->dev_size != req->dev_size)
+		return fail(s, -EBADMSG, "the extent list is for device %u:%u, not %u:%u",
+			    x->dev_major, x->dev_minor, req->dev_major,
+			    req->dev_minor);
 	kjh_dev_fini(&s->dev);
 	if (kjh_dev_init(&s->dev, s->fd, e, x->count, req->capacity))
 		return fail(s, -ENOMEM, "out of memory");

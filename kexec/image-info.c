@@ -76,6 +76,22 @@ static void print_fs(const struct kjh_dev *dev, const struct kjh_header *h)
 	}
 }
 
+/* Where the image's blocks are: what --resume and --resume-offset need. */
+static void print_location(const struct kjh_dev *dev)
+{
+	uint8_t blk[KJH_BLOCK];
+	const struct kjh_extents *x = (const struct kjh_extents *)blk;
+	const struct kjh_extent *e = (const struct kjh_extent *)(x + 1);
+
+	if (kjh_dev_pread(dev, blk, sizeof(blk), KJH_EXTENTS_OFF) ||
+	    memcmp(x->magic, KJH_EXTENTS_MAGIC, 8) || !x->count)
+		return;
+	printf("device: %u:%u, %" PRIu64 " bytes\n", x->dev_major,
+	       x->dev_minor, x->dev_size);
+	printf("extents: %u%s, block 0 at byte %" PRIu64 " of the device\n",
+	       x->count, x->is_file ? " (a file)" : "", e[0].physical);
+}
+
 static void print_header(const struct kjh_dev *dev,
 			 const struct kjh_header *h)
 {
@@ -108,6 +124,7 @@ static void print_header(const struct kjh_dev *dev,
 	       (double)h->raw_bytes / (double)h->stored_bytes : 1.0);
 	printf("image bytes: %" PRIu64 "\n", h->image_bytes);
 	printf("capacity: %" PRIu64 "\n", h->capacity);
+	print_location(dev);
 	print_fs(dev, h);
 }
 

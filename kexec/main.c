@@ -93,7 +93,21 @@ static int hibernate(struct kj_ctx *ctx, const struct kexec_opts *o)
 		printf(", %.1f MiB/s, %llu ms", mib * 1000.0 / r.write_ms,
 		       (unsigned long long)r.write_ms);
 	printf("\n");
+	if (r.resumed)
+		printf("%s: resumed after a power-off; the crash kernel is unloaded (load it again with kexec -p)\n",
+		       o->hib_target);
 	return 0;
+}
+
+/* --resume: returns only when the image was not restored. */
+static int resume(struct kj_ctx *ctx, const struct kexec_opts *o)
+{
+	struct kj_resume_spec spec = {
+		.target = o->resume, .offset = o->resume_offset,
+	};
+
+	kj_resume(ctx, &spec);
+	return -1;
 }
 
 static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
@@ -120,6 +134,8 @@ static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 		break;	/* has its own exit codes, see main() */
 	case ACT_IMAGE_INFO:
 		return image_info(o->image_info, o->verify);
+	case ACT_RESUME:
+		return resume(ctx, o);
 	case ACT_FORCE:
 		if (load(ctx, o))
 			return -1;
@@ -150,6 +166,8 @@ static const char *lock_name(enum kexec_action a)
 		return "jump";
 	case ACT_HIBERNATE:
 		return "hibernate";
+	case ACT_RESUME:
+		return "resume";
 	default:
 		return NULL;
 	}

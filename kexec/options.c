@@ -26,6 +26,8 @@ enum {
 	OPT_DROP_CACHES,
 	OPT_IMAGE_INFO,
 	OPT_VERIFY,
+	OPT_RESUME,
+	OPT_RESUME_OFFSET,
 	OPT_ARCH,	/* OPT_ARCH + i: kj_arch_options()[i] */
 };
 
@@ -64,6 +66,8 @@ static const struct option long_opts[] = {
 	{ "drop-caches",	no_argument,		NULL, OPT_DROP_CACHES },
 	{ "image-info",		required_argument,	NULL, OPT_IMAGE_INFO },
 	{ "verify",		no_argument,		NULL, OPT_VERIFY },
+	{ "resume",		required_argument,	NULL, OPT_RESUME },
+	{ "resume-offset",	required_argument,	NULL, OPT_RESUME_OFFSET },
 };
 
 #define NR_GENERIC_OPTS	(sizeof(long_opts) / sizeof(long_opts[0]))
@@ -125,7 +129,13 @@ static const char usage_hibernate[] =
 "      --compress-level=N  the compressor's level (default: its own)\n"
 "      --threads=N       compressing threads in the crash kernel\n"
 "                        (default: one per CPU)\n"
-"      --drop-caches     drop clean page cache before saving\n";
+"      --drop-caches     drop clean page cache before saving\n"
+"      --resume=TARGET   in a fresh boot of the same kernel, before any file\n"
+"                        system is mounted: check the image on TARGET and\n"
+"                        restore it, or say why not and return\n"
+"      --resume-offset=BYTES  where block 0 of the image is on the\n"
+"                        --resume device (a file's first byte: see\n"
+"                        --image-info of the file)\n";
 
 static const char usage_tail[] =
 "\n"
@@ -190,7 +200,7 @@ static const char *action_name(enum kexec_action act)
 		[ACT_LOAD] = "-l", [ACT_UNLOAD] = "-u", [ACT_EXEC] = "-e",
 		[ACT_FORCE] = "-f", [ACT_JUMP] = "-j", [ACT_STATUS] = "-S",
 		[ACT_HIBERNATE] = "--hibernate", [ACT_DEFAULT] = "-?",
-		[ACT_IMAGE_INFO] = "--image-info",
+		[ACT_IMAGE_INFO] = "--image-info", [ACT_RESUME] = "--resume",
 	};
 
 	return names[act] ? names[act] : "-?";
@@ -336,6 +346,14 @@ static int parse_one(struct kexec_opts *o, int c)
 		o->image_info = optarg;
 		return set_action(o, ACT_IMAGE_INFO, "--image-info");
 	case OPT_VERIFY: o->verify = true; return 0;
+	case OPT_RESUME:
+		o->resume = optarg;
+		return set_action(o, ACT_RESUME, "--resume");
+	case OPT_RESUME_OFFSET:
+		if (parse_addr("--resume-offset", optarg, &o->resume_offset))
+			return -1;
+		o->has_resume_offset = true;
+		return 0;
 	case OPT_ENTRY:
 		o->has_entry = true;
 		return parse_addr("--entry", optarg, &o->entry);
@@ -439,6 +457,15 @@ static int check_kernel_arg(struct kexec_opts *o)
 	}
 	if (check_jump_opts(o) || check_hibernate_opts(o))
 		return -1;
+	if (o->has_resume_offset && o->action != ACT_RESUME) {
+		report_err("--resume-offset: only with --resume=TARGET");
+		return -1;
+	}
+	if (o->resume_offset % 4096) {
+		report_err("--resume-offset=%llu: not a multiple of 4096",
+			   (unsigned long long)o->resume_offset);
+		return -1;
+	}
 	if (o->verify && o->action != ACT_IMAGE_INFO) {
 		report_err("--verify: only with --image-info=TARGET");
 		return -1;

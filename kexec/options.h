@@ -24,6 +24,7 @@ enum kexec_action {
 	ACT_HELP,	/* -h */
 	ACT_VERSION,	/* -v */
 	ACT_IMAGE_INFO,	/* --image-info=TARGET [--verify] */
+	ACT_RESUME,	/* --resume=TARGET */
 };
 
 #define KEXEC_MAX_APPEND	KJ_MAX_APPEND
@@ -42,6 +43,9 @@ struct kexec_opts {
 	bool jump_back_helper;	/* --load-jump-back-helper */
 	bool verify;		/* --verify (with --image-info) */
 	const char *image_info;	/* --image-info=TARGET */
+	const char *resume;	/* --resume=TARGET */
+	bool has_resume_offset;
+	uint64_t resume_offset;	/* --resume-offset=BYTES */
 	bool has_entry;		/* --entry given */
 	uint64_t entry;		/* --entry=ADDR */
 	const char *type;	/* -t, NULL: probe */

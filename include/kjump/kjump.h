@@ -152,10 +152,28 @@ struct kj_hibernate_result {
 	uint64_t raw_bytes, stored_bytes;
 	uint64_t write_ms;		/* the writer's time in the crash kernel */
 	uint64_t used_pages;		/* MemTotal - MemFree before the jump */
+	bool resumed;			/* --hibernate: back by a resume */
 };
 
 int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *spec,
 		 struct kj_hibernate_result *res);
+
+/*
+ * Resume a hibernation image saved by kj_hibernate(), from a fresh boot of
+ * the same kernel build, before any file system is mounted read-write:
+ * refuse it with one reason when it is not safe (torn, invalid, consumed,
+ * another kernel build, RAM map or crash region, a file system changed
+ * since), else feed it to the kernel's restore (/dev/snapshot), mark it
+ * consumed and restore.  Returns only when it did not resume: -errno,
+ * the reason reported; the image is left as it was.
+ */
+struct kj_resume_spec {
+	const char *target;		/* block device, partition or file */
+	uint64_t offset;		/* on a device: bytes before block 0 */
+	bool quiet;			/* no progress line on stdout */
+};
+
+int kj_resume(struct kj_ctx *ctx, const struct kj_resume_spec *spec);
 
 /* ------------------------------------------------------------ locking */
 

@@ -22,10 +22,11 @@
 
 #include "ctx.h"
 #include "file-io.h"
-#include "iomem.h"
 #include "kexec-syscall.h"
 #include "kjump/kjump.h"
 #include "hib/helper-mark.h"
+#include "hib/host.h"
+#include "hib/image-read.h"
 #include "hib/jump-param.h"
 #include "hib/request.h"
 #include "hib/target.h"
@@ -33,13 +34,12 @@
 #define LOCKDOWN_PATH		"/sys/kernel/security/lockdown"
 #define JUMP_BUF_PFN_PATH	"/sys/kernel/kexec_jump_buf_pfn"
 #define BOOT_ID_PATH		"/proc/sys/kernel/random/boot_id"
-#define IOMEM_PATH		"/proc/iomem"
 #define MEMINFO_PATH		"/proc/meminfo"
 #define DROP_CACHES_PATH	"/proc/sys/vm/drop_caches"
 
 /* What A knows about itself for the image header. */
 struct hib_self {
-	struct kjh_ram_range ram[128];
+	struct kjh_ram_range ram[KJH_HOST_RAM_MAX];
 	uint32_t ram_count;
 	uint64_t ram_pages;		/* outside the crash region */
 	uint64_t crash_start, crash_end;	/* inclusive; 0, 0: none */
@@ -98,38 +98,29 @@ static int check_crash_kernel(struct kj_ctx *ctx,
 static int read_ram(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 		    struct hib_self *self)
 {
-	struct mem_map map;
-	struct mem_range crash;
-	char path[KJ_PATH_MAX], *text = NULL;
-	size_t len, i;
+	struct kjh_host *host;
+	uint32_t i;
 	int ret;
 
-	memmap_init(&map);
-	ret = read_file(kj_path(ctx, IOMEM_PATH, path, sizeof(path)), 1 << 22,
-			&text, &len);
-	if (!ret)
-		ret = iomem_collect(text, "System RAM", MEM_RAM, &map);
-	if (ret) {
-		kj_err(ctx, "%s: %s: %s", what(s), path, strerror(-ret));
+	host = malloc(sizeof(*host));
+	if (!host) {
+		kj_err(ctx, "%s: out of memory", what(s));
+		return -ENOMEM;
+	}
+	ret = kjh_host_read(ctx, what(s), host);
+	if (ret)
 		goto out;
+	self->crash_start = host->crash_start;
+	self->crash_end = host->crash_end;
+	for (i = 0; i < host->ram_count; i++) {
+		self->ram[i] = host->ram[i];
+		self->ram_pages += (host->ram[i].end + 1 - host->ram[i].start) / 4096;
 	}
-	memmap_normalize(&map);
-	if (!iomem_crash_region(text, &crash)) {
-		self->crash_start = crash.start;
-		self->crash_end = crash.end - 1;
-	}
-	for (i = 0; i < map.n && self->ram_count < 128; i++) {
-		uint64_t pages = (map.r[i].end - map.r[i].start) / 4096;
-
-		self->ram[self->ram_count].start = map.r[i].start;
-		self->ram[self->ram_count++].end = map.r[i].end - 1;
-		self->ram_pages += pages;
-	}
+	self->ram_count = host->ram_count;
 	if (self->crash_end)
 		self->ram_pages -= (self->crash_end + 1 - self->crash_start) / 4096;
 out:
-	free(text);
-	memmap_free(&map);
+	free(host);
 	return ret;
 }
 
@@ -299,9 +290,45 @@ static int judge_status(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	res->raw_bytes = st->raw_bytes;
 	res->stored_bytes = st->stored_bytes;
 	res->write_ms = st->write_ms;
-	if (!s->snapshot)
+	if (!s->snapshot && !res->resumed)
 		kj_warn(ctx, "%s: the image is committed, but the crash kernel came back instead of powering off",
 			what(s));
+	return 0;
+}
+
+/*
+ * Back by a resume: the memory that was saved predates the writer's
+ * answer, so what it saved is read from the image's header, which the
+ * resume marked consumed.
+ */
+static int read_resumed(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+			const struct kjh_target *t,
+			struct kj_hibernate_result *res)
+{
+	struct kjh_header h;
+	char why[160];
+	ssize_t n;
+
+	n = pread(t->fd, &h, sizeof(h), t->is_file ? 0 : (off_t)t->offset);
+	if (n != (ssize_t)sizeof(h)) {
+		kj_err(ctx, "%s: resumed, but its header does not read back: %s",
+		       what(s), n < 0 ? strerror(errno) : "short read");
+		return n < 0 ? -errno : -EIO;
+	}
+	if (kjh_header_check(&h, why, sizeof(why))) {
+		kj_err(ctx, "%s: resumed, but its header is damaged: %s",
+		       what(s), why);
+		return -EBADMSG;
+	}
+	if (h.state != KJH_STATE_CONSUMED)
+		kj_warn(ctx, "%s: resumed, but the image is %s, not consumed",
+			what(s), kjh_state_name(h.state));
+	res->image_bytes = h.image_bytes;
+	res->pages = h.pages;
+	res->data_pages = h.data_pages;
+	res->zero_pages = h.zero_pages;
+	res->raw_bytes = h.raw_bytes;
+	res->stored_bytes = h.stored_bytes;
 	return 0;
 }
 
@@ -387,9 +414,20 @@ int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	kjh_target_after_jump(&t);
 	if (ret)
 		goto out_fail;
-	ret = read_status(ctx, s, &st);
-	if (!ret)
-		ret = judge_status(ctx, s, &st, res);
+	/*
+	 * After a power-off and a resume (kexec --resume), the kernel has
+	 * unloaded the crash kernel, whose memory did not survive; after a
+	 * jump back it is still loaded.
+	 */
+	if (!s->snapshot)
+		res->resumed = kexec_slot_loaded(ctx, true) == 0;
+	if (res->resumed) {
+		ret = read_resumed(ctx, s, &t, res);
+	} else {
+		ret = read_status(ctx, s, &st);
+		if (!ret)
+			ret = judge_status(ctx, s, &st, res);
+	}
 	kjh_target_close(&t);
 	return ret;
 

@@ -6,6 +6,7 @@
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,5 +586,66 @@ int kjh_image_find_page(struct kjh_image *img, uint64_t pfn, void *page,
 		free(raw);
 		return r ? r : 1;
 	}
+	return 0;
+}
+
+static int extents_head(const struct kjh_extents *x, const uint8_t *nonce,
+			char *why, size_t why_size)
+{
+	if (memcmp(x->magic, KJH_EXTENTS_MAGIC, 8) ||
+	    memcmp(x->nonce, nonce, KJH_NONCE_LEN))
+		return why_set(-EBADMSG, why, why_size,
+			       "no extent list of this image after its header");
+	if (!x->count || x->count > KJH_EXTENTS_MAX)
+		return why_set(-EBADMSG, why, why_size, "%u extents in the list",
+			       x->count);
+	return 0;
+}
+
+int kjh_extents_read(const struct kjh_dev *dev0, const uint8_t *nonce,
+		     uint64_t offset, uint64_t dev_size, uint64_t capacity,
+		     uint8_t *blk, char *why, size_t why_size)
+{
+	struct kjh_extents *x = (struct kjh_extents *)blk;
+	struct kjh_extent *e = (struct kjh_extent *)(x + 1);
+	uint32_t first = (KJH_BLOCK - sizeof(*x)) / sizeof(*e), i;
+	char rule[160];
+	struct kjh_dev pre;
+	int r;
+
+	r = kjh_dev_pread(dev0, blk, KJH_BLOCK, KJH_EXTENTS_OFF);
+	if (r)
+		return why_set(r, why, why_size, "reading the extent list: %s",
+			       strerror(-r));
+	r = extents_head(x, nonce, why, why_size);
+	if (r)
+		return r;
+	if (first > x->count)
+		first = x->count;
+	if (e[0].logical || e[0].physical != offset ||
+	    e[0].length < 2 * KJH_BLOCK)
+		return why_set(-EBADMSG, why, why_size,
+			       "the extent list does not start at offset %" PRIu64,
+			       offset);
+	if (kjh_dev_init(&pre, dev0->fd, e, first,
+			 e[first - 1].logical + e[first - 1].length))
+		return why_set(-EBADMSG, why, why_size,
+			       "the extent list is not in order");
+	r = kjh_dev_pread(&pre, blk, KJH_EXTENTS_BLOCKS * KJH_BLOCK,
+			  KJH_EXTENTS_OFF);
+	kjh_dev_fini(&pre);
+	if (r)
+		return why_set(r, why, why_size, "reading the extent list: %s",
+			       strerror(-r));
+	if (extents_head(x, nonce, why, why_size) ||
+	    kjh_extents_crc(e, x->count) != x->crc)
+		return why_set(-EBADMSG, why, why_size,
+			       "the extent list's checksum is wrong");
+	if (kjh_extents_check(e, x->count, capacity, rule, sizeof(rule)))
+		return why_set(-EBADMSG, why, why_size, "extent list: %s", rule);
+	for (i = 0; i < x->count; i++)
+		if (e[i].physical + e[i].length > dev_size)
+			return why_set(-EBADMSG, why, why_size,
+				       "extent %u is past the end of the device", i);
 	return 0;
 }

@@ -51,6 +51,20 @@ int kjh_extents_check(const struct kjh_extent *ext, uint32_t n, uint64_t need,
 		      char *why, size_t why_size);
 uint32_t kjh_extents_crc(const struct kjh_extent *ext, uint32_t n);
 
+/*
+ * The extent list of the image whose block 0 is at byte offset of a
+ * device of dev_size bytes, through dev0 (the device seen as one extent
+ * from offset): block 1 is read first, its entries map the rest of the
+ * list, and the whole list is checked (magic, the image's nonce, count,
+ * the first extent at offset, order, crc, kjh_extents_check() for
+ * capacity, every extent inside the device).  blk takes
+ * KJH_EXTENTS_BLOCKS blocks: on success a struct kjh_extents and its
+ * entries.  -EBADMSG (or the read's error) with why.
+ */
+int kjh_extents_read(const struct kjh_dev *dev0, const uint8_t *nonce,
+		     uint64_t offset, uint64_t dev_size, uint64_t capacity,
+		     uint8_t *blk, char *why, size_t why_size);
+
 const char *kjh_state_name(uint32_t state);
 void kjh_header_seal(struct kjh_header *hdr);
 /* Magic, version, size and crc (any state). */

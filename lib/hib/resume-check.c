@@ -88,6 +88,16 @@ static int check_identity(const struct kjh_identity *img,
 	return 0;
 }
 
+/*
+ * Only the size of the crash region must match (the same crashkernel=):
+ * where the kernel puts it moves with KASLR, and the image holds none of
+ * A's region, whose crash kernel A unloads once it is back.
+ */
+static uint64_t crash_size(uint64_t start, uint64_t end)
+{
+	return end > start ? end - start + 1 : 0;
+}
+
 int kjh_resume_check_header(const struct kjh_header *hdr,
 			    const struct kjh_host *host, char *why,
 			    size_t why_size)
@@ -108,13 +118,13 @@ int kjh_resume_check_header(const struct kjh_header *hdr,
 			      "page size %u and word %u, running 4096 and %u",
 			      hdr->page_size, hdr->kernel_word,
 			      host->kernel_word);
-	if (hdr->crash_start != host->crash_start ||
-	    hdr->crash_end != host->crash_end)
+	if (crash_size(hdr->crash_start, hdr->crash_end) !=
+	    crash_size(host->crash_start, host->crash_end))
 		return refuse(-EBADMSG, why, why_size,
-			      "another crash region: image %#" PRIx64 "-%#" PRIx64
-			      ", running %#" PRIx64 "-%#" PRIx64 " (boot with the same crashkernel=)",
-			      hdr->crash_start, hdr->crash_end,
-			      host->crash_start, host->crash_end);
+			      "another crash region: image %" PRIu64 " MiB, running %" PRIu64
+			      " MiB (boot with the same crashkernel=)",
+			      crash_size(hdr->crash_start, hdr->crash_end) >> 20,
+			      crash_size(host->crash_start, host->crash_end) >> 20);
 	return 0;
 }
 

@@ -31,7 +31,7 @@ struct kjh_host {
 	uint64_t crash_end;
 };
 
-/* State, identity, page size and crash region of block 0. */
+/* State, identity, page size and crash region size of block 0. */
 int kjh_resume_check_header(const struct kjh_header *hdr,
 			    const struct kjh_host *host, char *why,
 			    size_t why_size);

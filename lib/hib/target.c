@@ -1334,7 +1334,8 @@ static int open_dev_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor)
 	return open_made_node(major, minor);
 }
 
-static int read_ext_sb(struct kj_ctx *ctx, struct kjh_fs *f)
+int kjh_fs_probe_ext(struct kj_ctx *ctx, struct kjh_fs *f, char *why,
+		     size_t why_size)
 {
 	unsigned char sb[EXT_SB_SIZE];
 	struct stat st;
@@ -1343,24 +1344,21 @@ static int read_ext_sb(struct kj_ctx *ctx, struct kjh_fs *f)
 
 	fd = open_dev_node(ctx, f->dev_major, f->dev_minor);
 	if (fd < 0) {
-		kj_err(ctx, "%s (%u:%u): cannot open its device to read the superblock: %s",
-		       f->mountpoint, f->dev_major, f->dev_minor,
-		       strerror(-fd));
+		snprintf(why, why_size, "cannot open its device to read the superblock: %s",
+			 strerror(-fd));
 		return fd;
 	}
 	if (!fstat(fd, &st) && S_ISBLK(st.st_mode) &&
 	    st.st_rdev != makedev(f->dev_major, f->dev_minor)) {
-		kj_err(ctx, "%s (%u:%u): its device node is another device",
-		       f->mountpoint, f->dev_major, f->dev_minor);
+		snprintf(why, why_size, "its device node is another device");
 		ret = -ENODEV;
 		goto out;
 	}
 	n = pread(fd, sb, sizeof(sb), EXT_SB_OFF);
 	if (n != (ssize_t)sizeof(sb) || le16_at(sb + EXT_SB_MAGIC) != 0xef53) {
 		ret = n < 0 ? -errno : -EINVAL;
-		kj_err(ctx, "%s (%u:%u): no %s superblock: %s", f->mountpoint,
-		       f->dev_major, f->dev_minor, f->type,
-		       n < 0 ? strerror(-ret) : "bad magic or short read");
+		snprintf(why, why_size, "no %s superblock: %s", f->type,
+			 n < 0 ? strerror(-ret) : "bad magic or short read");
 		goto out;
 	}
 	memcpy(f->uuid, sb + EXT_SB_UUID, sizeof(f->uuid));
@@ -1371,6 +1369,18 @@ static int read_ext_sb(struct kj_ctx *ctx, struct kjh_fs *f)
 	f->mnt_count = le16_at(sb + EXT_SB_MNT_COUNT);
 out:
 	close(fd);
+	return ret;
+}
+
+static int read_ext_sb(struct kj_ctx *ctx, struct kjh_fs *f)
+{
+	char why[160];
+	int ret;
+
+	ret = kjh_fs_probe_ext(ctx, f, why, sizeof(why));
+	if (ret)
+		kj_err(ctx, "%s (%u:%u): %s", f->mountpoint, f->dev_major,
+		       f->dev_minor, why);
 	return ret;
 }
 

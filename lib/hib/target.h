@@ -24,6 +24,7 @@
  * once, "<target>: <why>"; errors are negative errno values.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "image-format.h"
@@ -109,6 +110,14 @@ void kjh_target_abandon(struct kjh_target *t);
  */
 int kjh_rw_filesystems(struct kj_ctx *ctx, struct kjh_fs **fs,
 		       uint32_t *count);
+
+/*
+ * The superblock identity (uuid, write and mount time, mount count) of
+ * the ext2/3/4 file system on f's device, into f: 0, or -errno with one
+ * line in why.
+ */
+int kjh_fs_probe_ext(struct kj_ctx *ctx, struct kjh_fs *f, char *why,
+		     size_t why_size);
 
 /*
  * Whether the block device major:minor may take an image: 0, or -EBUSY

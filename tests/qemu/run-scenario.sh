@@ -45,6 +45,10 @@
 #                        disk on the host (mkfs.TYPE) before the first boot
 #     fsck-after         after the last boot, e2fsck -fn of the disk on the
 #                        host must find nothing to fix
+#     fs-disk MIB TYPE   a second fresh disk (LOGDIR/NAME.fs.img, /dev/vdb)
+#                        with an ext2/ext3/ext4 file system made on the
+#                        host; every boot sees it, and after the last one
+#                        e2fsck -fn of it must find nothing to fix
 #     image-verify       after the last boot, the host's kexec
 #                        ($KJUMP_BUILDDIR/kexec/kexec, else $KEXEC) must
 #                        verify the hibernation image at the disk's start
@@ -225,7 +229,7 @@ mk_kind=() mk_stage=() mk_t=() mk_re=()
 rejects=() extra= allow_after= allow_warn= skip_why=
 total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
-disk_mib= disk_fs= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 no_poweroff=0
+disk_mib= disk_fs= fs_disk_mib= fs_disk_type= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 no_poweroff=0
 hname=${hostfile##*/}
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -281,6 +285,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 	disk-fs)
 		[[ $rest =~ ^ext[234]$ ]] || fail "$bad (disk-fs ext2|ext3|ext4)"
 		disk_fs=$rest ;;
+	fs-disk)
+		[[ $rest =~ ^([1-9][0-9]*)\ (ext[234])$ ]] || fail "$bad (fs-disk MIB ext2|ext3|ext4)"
+		fs_disk_mib=${BASH_REMATCH[1]} fs_disk_type=${BASH_REMATCH[2]} ;;
 	fsck-after)
 		[ -z "$rest" ] || fail "$bad (fsck-after takes no argument)"
 		fsck_after=1 ;;
@@ -547,6 +554,16 @@ if [ -n "$disk_mib" ]; then
 		drive=(-drive "file=blkdebug:$logdir/$base.blkdebug.conf:$disk,format=raw,if=virtio")
 	fi
 fi
+if [ -n "$fs_disk_mib" ]; then
+	# after the image disk, so that it is /dev/vdb
+	[ -n "$disk_mib" ] || fail "fs-disk: needs a disk directive first (it is /dev/vdb)"
+	fs_disk=$logdir/$base.fs.img
+	rm -f "$fs_disk"
+	truncate -s "${fs_disk_mib}M" "$fs_disk" || fail "cannot create $fs_disk"
+	mkfs."$fs_disk_type" -q -F -L kjumpfs "$fs_disk" >>"$logdir/$base.build.log" 2>&1 ||
+		fail "mkfs.$fs_disk_type on $fs_disk failed (log: $logdir/$base.build.log)"
+	drive+=(-drive "file=$fs_disk,format=raw,if=virtio")
+fi
 
 now
 t0=$now_us
@@ -643,6 +660,13 @@ if [ "$fsck_after" = 1 ]; then
 		fail "e2fsck -fn of the disk after the run found problems (log: $logdir/$base.fsck.log)"
 	fi
 	echo "e2fsck -fn: clean" >>"$steps"
+fi
+if [ -n "$fs_disk_mib" ]; then
+	if ! e2fsck -fn "$fs_disk" >"$logdir/$base.fs-fsck.log" 2>&1; then
+		tail -n 20 "$logdir/$base.fs-fsck.log" >&2
+		fail "e2fsck -fn of the file system disk after the run found problems (log: $logdir/$base.fs-fsck.log)"
+	fi
+	echo "e2fsck -fn of the file system disk: clean" >>"$steps"
 fi
 if [ "$image_verify" = 1 ]; then
 	# the host's own build reads the image the guest wrote

@@ -313,9 +313,13 @@ TEST(resume_header_refusals)
 	host.kernel_word = 8;
 	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
 	resume_pair(&h, &host);
+	/* the same size elsewhere (KASLR moves it) is the same crashkernel= */
+	host.crash_start += 0x3000000;
+	host.crash_end += 0x3000000;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), 0);
 	host.crash_end += 0x1000000;
 	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
-	CHECK_CONTAINS(why, "another crash region");
+	CHECK_CONTAINS(why, "another crash region: image 64 MiB, running 80 MiB");
 	host.crash_start = host.crash_end = 0;
 	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
 }

@@ -15,6 +15,7 @@
 
 #include "elf-core.h"
 #include "hib/image-write.h"
+#include "hib/swsusp-stream.h"
 #include "save.h"
 #include "unit.h"
 
@@ -691,8 +692,108 @@ TEST(programs)
 	CHECK_STR(slurp(ctx, f, "err"), "kjump-save: no hibernation request\n");
 }
 
+/* ------------------------------------------------------ swsusp stream */
+
+static void put_le32(uint8_t *p, uint64_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* The counts of an i386 struct swsusp_info, as A's kernel writes them. */
+static void swsusp_counts(struct fake *f, uint64_t image_pages, uint64_t pages)
+{
+	uint8_t *sw = f->mem + SWSUSP_PFN * 4096;
+
+	put_le32(sw + 404, image_pages);
+	put_le32(sw + 408, pages);
+}
+
+static uint8_t *stream_of(struct unit_ctx *ctx, struct fake *f,
+			  struct opened *o, size_t *len, int *ret, char *why,
+			  size_t why_size)
+{
+	char path[4200];
+	struct stat st;
+	uint8_t *buf;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/stream", f->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	*ret = kjh_swsusp_write(&o->img, fd, NULL, NULL, why, why_size);
+	CHECK(!fstat(fd, &st));
+	*len = (size_t)st.st_size;
+	buf = unit_alloc(ctx, *len + 1);
+	CHECK_EQ_INT(pread(fd, buf, *len, 0), (long long)*len);
+	close(fd);
+	return buf;
+}
+
+TEST(swsusp_stream)
+{
+	struct fake *f = make_fake(ctx, KJH_COMPRESS_LZ4, KJH_MODE_HIBERNATE,
+				   5 * MIB);
+	struct opened *o = unit_alloc(ctx, sizeof(*o));
+	uint64_t meta, n, i, pfn, k;
+	struct kjh_status st;
+	const uint8_t *page;
+	uint32_t v;
+	char why[200];
+	uint8_t *s;
+	size_t len;
+	int r;
+
+	meta = kjh_swsusp_meta_pages(f->map_pages, 4);
+	CHECK_EQ_U64(meta, 1);			/* 1024 pfns a page */
+	swsusp_counts(f, f->map_pages, f->map_pages + meta + 1);
+	write_core(ctx, f);
+	if (save(ctx, f, &st))
+		FAILF("kjs_save: %s", st.reason);
+	if (open_image(ctx, f, o, why, sizeof(why)))
+		FAILF("open: %s", why);
+	n = o->img.hdr.pages;
+	s = stream_of(ctx, f, o, &len, &r, why, sizeof(why));
+	if (r)
+		FAILF("stream: %s", why);
+	CHECK_EQ_U64(len, (1 + meta + n) * 4096);
+	CHECK_MEM(s, f->mem + SWSUSP_PFN * 4096, 4096);
+	/* the frame list: every pfn of the map, ascending, then ~0 */
+	for (pfn = 0, i = 0; pfn < MEM_PAGES; pfn++) {
+		if (!f->in_map[pfn])
+			continue;
+		memcpy(&v, s + 4096 + i * 4, 4);
+		CHECK_EQ_U64(v, pfn);
+		page = s + (1 + meta + i) * 4096;
+		if (memcmp(page, f->mem + pfn * 4096, 4096))
+			FAILF("page %" PRIu64 " (pfn %" PRIu64 ") differs", i, pfn);
+		i++;
+	}
+	CHECK_EQ_U64(i, n);
+	memcpy(&v, s + 4096 + n * 4, 4);
+	CHECK_EQ_U64(v, 0xffffffffu);
+
+	/* a header for other pages: nothing but the refusal */
+	CHECK_EQ_INT(kjh_swsusp_check(&o->img, why, sizeof(why)), 0);
+	o->img.swsusp[404] ^= 1;
+	CHECK_EQ_INT(kjh_swsusp_check(&o->img, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "the swsusp header counts");
+	o->img.swsusp[404] ^= 1;
+
+	/* a bad chunk: the stream stops before any page of it */
+	k = o->img.hdr.chunk_count - 1;
+	damage(ctx, f, o->img.index[k].off + sizeof(struct kjh_chunk) + 10);
+	s = stream_of(ctx, f, o, &len, &r, why, sizeof(why));
+	CHECK(r < 0);
+	CHECK_EQ_U64(len % 4096, 0);
+	CHECK(len <= (1 + meta + k * o->img.hdr.chunk_pages +
+		      o->img.hdr.zero_pages) * 4096);
+}
+
 UNIT_MAIN("hib-save", RUN(save_none), RUN(save_lz4), RUN(save_zstd),
 	  RUN(save_none_read), RUN(save_lz4_read),
 	  RUN(save_hibernate_mode_no_snapshot_flag), RUN(refuses_another_nonce),
 	  RUN(refuses_page_not_in_vmcore), RUN(target_too_small),
-	  RUN(cancelled), RUN(programs))
+	  RUN(cancelled), RUN(programs), RUN(swsusp_stream))

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kj_resume(): restore A from its hibernation image, in a fresh boot of
+ * A's own kernel build (A').
+ *
+ * Nothing is written anywhere until every check passed and the whole
+ * stream went into /dev/snapshot with every chunk verified: a refusal, a
+ * bad chunk or a kernel that cannot take the image leave the image and
+ * the system as they were.  Only then is the image marked consumed
+ * (synced), and the restore started; should the kernel return from it,
+ * the mark is undone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <linux/suspend_ioctls.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "hib/host.h"
+#include "hib/image-read.h"
+#include "hib/resume-check.h"
+#include "hib/swsusp-stream.h"
+#include "hib/target.h"
+
+#define SNAPSHOT_PATH		"/dev/snapshot"
+
+struct resume {
+	struct kj_ctx *ctx;
+	const struct kj_resume_spec *spec;
+	struct kjh_host host;
+	int fd;
+	uint64_t size;			/* of the device or file */
+	bool is_blk;
+	struct kjh_dev dev;
+	bool have_dev;
+	struct kjh_image img;
+	bool have_img;
+	char why[320];
+};
+
+static int refused(struct resume *r, int err)
+{
+	kj_err(r->ctx, "resume: %s: %s", r->spec->target, r->why);
+	return err;
+}
+
+static int dev_size(int fd, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISBLK(st.st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+	if (!S_ISREG(st.st_mode))
+		return -ENOTBLK;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/*
+ * The target as one extent from the image's offset (a plain file: the
+ * file itself, logical offsets being the file's).
+ */
+static int open_target(struct resume *r)
+{
+	struct kjh_extent one;
+	struct stat st;
+	int ret;
+
+	r->fd = open(r->spec->target, O_RDWR | O_CLOEXEC);
+	if (r->fd < 0) {
+		snprintf(r->why, sizeof(r->why), "%s", strerror(errno));
+		return refused(r, -errno);
+	}
+	ret = dev_size(r->fd, &r->size);
+	if (!ret && !fstat(r->fd, &st))
+		r->is_blk = S_ISBLK(st.st_mode);
+	if (!ret && !r->is_blk && r->spec->offset)
+		ret = -ENOTBLK;
+	one.logical = 0;
+	one.physical = r->spec->offset;
+	one.length = r->spec->offset < r->size ?
+		     (r->size - r->spec->offset) & ~(uint64_t)(KJH_BLOCK - 1) : 0;
+	if (!ret && (one.length < KJH_DATA_OFF || r->spec->offset % KJH_BLOCK))
+		ret = -ENOSPC;
+	if (!ret)
+		ret = kjh_dev_init(&r->dev, r->fd, &one, 1, one.length);
+	if (ret) {
+		snprintf(r->why, sizeof(r->why), "%s", ret == -ENOSPC ?
+			 "no kexec hibernation image there (too short, or an offset not a multiple of 4096)" :
+			 ret == -ENOTBLK ? "an offset needs a block device" :
+			 strerror(-ret));
+		return refused(r, ret);
+	}
+	r->have_dev = true;
+	return 0;
+}
+
+/*
+ * On a block device, the image's own extent list maps it (a file of a
+ * file system nobody mounts now, or the whole device as one extent).
+ */
+static int map_extents(struct resume *r, const struct kjh_header *hdr)
+{
+	struct kjh_extents *x;
+	uint8_t *blk;
+	int ret;
+
+	if (!r->is_blk)
+		return 0;
+	blk = malloc(KJH_EXTENTS_BLOCKS * KJH_BLOCK);
+	if (!blk) {
+		snprintf(r->why, sizeof(r->why), "out of memory");
+		return refused(r, -ENOMEM);
+	}
+	x = (struct kjh_extents *)blk;
+	ret = kjh_extents_read(&r->dev, hdr->nonce, r->spec->offset, r->size,
+			       hdr->capacity, blk, r->why, sizeof(r->why));
+	if (!ret) {
+		kjh_dev_fini(&r->dev);
+		r->have_dev = false;
+		ret = kjh_dev_init(&r->dev, r->fd, (struct kjh_extent *)(x + 1),
+				   x->count, hdr->capacity);
+		if (ret)
+			snprintf(r->why, sizeof(r->why), "out of memory");
+		r->have_dev = !ret;
+	}
+	free(blk);
+	return ret ? refused(r, ret) : 0;
+}
+
+static int probe_fs(void *data, const struct kjh_fs *rec, struct kjh_fs *now)
+{
+	struct resume *r = data;
+	char why[160];
+
+	*now = *rec;
+	return kjh_fs_probe_ext(r->ctx, now, why, sizeof(why));
+}
+
+static int check_sections(struct resume *r)
+{
+	const struct kjh_header *h = &r->img.hdr;
+	struct kjh_ram_range *ram = NULL;
+	struct kjh_fs *fs = NULL;
+	int ret = -ENOMEM;
+
+	if (h->ram_count > KJH_HOST_RAM_MAX || h->fs_count > 4096) {
+		snprintf(r->why, sizeof(r->why), "invalid: %u RAM ranges, %u file systems",
+			 h->ram_count, h->fs_count);
+		return refused(r, -EBADMSG);
+	}
+	ram = calloc(h->ram_count + 1, sizeof(*ram));
+	fs = calloc(h->fs_count + 1, sizeof(*fs));
+	if (!ram || !fs) {
+		snprintf(r->why, sizeof(r->why), "out of memory");
+		goto out;
+	}
+	ret = kjh_dev_pread(&r->dev, ram, h->ram_count * sizeof(*ram), h->ram_off);
+	if (!ret)
+		ret = kjh_dev_pread(&r->dev, fs, h->fs_count * sizeof(*fs),
+				    h->fs_off);
+	if (ret) {
+		snprintf(r->why, sizeof(r->why), "reading A's sections: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	ret = kjh_resume_check_ram(ram, h->ram_count, &r->host, r->why,
+				   sizeof(r->why));
+	if (!ret)
+		ret = kjh_resume_check_fs(fs, h->fs_count, probe_fs, r, r->why,
+					  sizeof(r->why));
+out:
+	free(ram);
+	free(fs);
+	return ret ? refused(r, ret) : 0;
+}
+
+/* Block 0 and the commit record, then what the image says about A. */
+static int check_image(struct resume *r)
+{
+	struct kjh_header hdr;
+	int ret;
+
+	ret = kjh_image_read_header(&r->dev, &hdr, r->why, sizeof(r->why));
+	if (!ret)
+		ret = kjh_resume_check_header(&hdr, &r->host, r->why,
+					      sizeof(r->why));
+	if (ret)
+		return refused(r, ret);
+	ret = map_extents(r, &hdr);
+	if (ret)
+		return ret;
+	ret = kjh_image_open(&r->img, &r->dev, r->why, sizeof(r->why));
+	if (ret)
+		return refused(r, ret);
+	r->have_img = true;
+	ret = kjh_swsusp_check(&r->img, r->why, sizeof(r->why));
+	if (ret)
+		return refused(r, ret);
+	return check_sections(r);
+}
+
+/* Block 0 with a new state, synced. */
+static int set_state(struct resume *r, uint32_t state, uint64_t when)
+{
+	struct kjh_header hdr = r->img.hdr;
+	int ret;
+
+	hdr.state = state;
+	hdr.consumed = when;
+	kjh_header_seal(&hdr);
+	ret = kjh_dev_pwrite(&r->dev, &hdr, sizeof(hdr), 0);
+	if (!ret && fdatasync(r->fd))
+		ret = -errno;
+	return ret;
+}
+
+static int snapshot_fail(struct resume *r, const char *step, int err)
+{
+	snprintf(r->why, sizeof(r->why), "%.64s: %s", step, strerror(-err));
+	return refused(r, err);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * The stream into /dev/snapshot, processes frozen; then consumed, synced;
+ * then the restore, which does not return when it works.
+ */
+static int restore(struct resume *r)
+{
+	char path[KJ_PATH_MAX];
+	uint64_t t0 = now_ms();
+	int snap, ret;
+
+	snap = open(kj_path(r->ctx, SNAPSHOT_PATH, path, sizeof(path)),
+		    O_WRONLY | O_CLOEXEC);
+	if (snap < 0)
+		return snapshot_fail(r, path, -errno);
+	if (ioctl(snap, SNAPSHOT_FREEZE)) {
+		ret = snapshot_fail(r, "freezing tasks", -errno);
+		goto out;
+	}
+	ret = kjh_swsusp_write(&r->img, snap, NULL, NULL, r->why,
+			       sizeof(r->why));
+	if (ret) {
+		ret = refused(r, ret);
+		goto out;
+	}
+	ret = set_state(r, KJH_STATE_CONSUMED, (uint64_t)time(NULL));
+	if (ret) {
+		ret = snapshot_fail(r, "marking the image consumed", ret);
+		goto out;
+	}
+	if (!r->spec->quiet) {
+		printf("resume: %s: %" PRIu64 " pages read and verified in %" PRIu64
+		       " ms, image consumed, restoring\n", r->spec->target,
+		       r->img.hdr.pages, now_ms() - t0);
+		fflush(stdout);
+	}
+	ret = ioctl(snap, SNAPSHOT_ATOMIC_RESTORE) ? -errno : -EIO;
+	/* still here: the kernel did not restore, the image stays whole */
+	if (set_state(r, KJH_STATE_COMMITTED, 0))
+		kj_warn(r->ctx, "resume: %s: the image stays marked consumed",
+			r->spec->target);
+	ret = snapshot_fail(r, "the kernel did not restore the image", ret);
+out:
+	close(snap);
+	return ret;
+}
+
+int kj_resume(struct kj_ctx *ctx, const struct kj_resume_spec *spec)
+{
+	struct resume r = { .ctx = ctx, .spec = spec, .fd = -1 };
+	char what[64];
+	int ret;
+
+	snprintf(what, sizeof(what), "resume: %s", spec->target);
+	ret = kjh_host_read(ctx, what, &r.host);
+	if (!ret)
+		ret = open_target(&r);
+	if (!ret)
+		ret = check_image(&r);
+	if (!ret)
+		ret = restore(&r);
+	if (r.have_img)
+		kjh_image_close(&r.img);
+	if (r.have_dev)
+		kjh_dev_fini(&r.dev);
+	if (r.fd >= 0)
+		close(r.fd);
+	return ret;
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# hib-resume: hibernate A to a raw disk, power off, boot again and resume:
+# A carries on as if nothing had happened.
+#
+# Boot 1, A: an ext4 file system on /dev/vdb mounted with a file written;
+#    memfill's pattern (KJ_RESUME_PCT of MemTotal in use, default 40), a
+#    counter loop; B loaded with the image writer; kexec --hibernate to
+#    /dev/vda.
+# Boot 1, B: asks the host for another boot, then runs the image writer,
+#    which commits the image and powers off.
+# Boot 2, A': a fresh boot of the same kernel; before mounting anything,
+#    kexec --resume=/dev/vda, which must not return.
+# Boot 1's A again, in boot 2's QEMU: kexec --hibernate returned 0 and
+#    said it resumed; the same shell, the counter advanced, memfill
+#    re-verifies every page, the file reads and takes a write, the crash
+#    kernel is unloaded, the image is consumed, no kernel errors; then A
+#    unmounts the file system (the host's e2fsck -fn must find it clean).
+#: timeout 420
+#: disk 640
+#: fs-disk 64 ext4
+#: append crashkernel=64M
+#: debian skip kexec --hibernate is ours
+#: mark A.start
+#: mark B.start 120
+#: mark B.reboot 120
+#: mark A.start
+#: mark A.end 180
+. /lib/kjump/common.sh
+
+DISK=/dev/vda
+FS=/dev/vdb
+PCT=$(cmdline_word kjump.resume_pct 40)
+tag=$KJ_MARKER$KJ_MARKER
+
+meminfo() {                # meminfo FIELD: kB
+	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
+}
+
+starttime() {              # field 22 of /proc/PID/stat: start in jiffies
+	sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20
+}
+
+case $KJ_STAGE.$KJ_BOOT in
+A.1)
+	kj_need_kexec
+	[ -b $DISK ] && [ -b $FS ] || { kj_fail disks "no $DISK or $FS"; exit 1; }
+	mkdir -p /mnt/fs
+	mount -t ext4 $FS /mnt/fs || { kj_fail mount "cannot mount $FS"; exit 1; }
+	echo "before $KJ_MARKER" >/mnt/fs/hello
+	sync
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
+		--append="$(kj_b_append)" || exit 1
+	total=$(meminfo MemTotal)
+	used=$((total - $(meminfo MemFree)))
+	mib=$(((total * PCT / 100 - used) / 1024))
+	PAGES=$((mib * 256))
+	kj_memfill_start $mib "$tag" || exit 1
+	kj_counter_start
+	st0=$(starttime $$)
+	kj_say "MemTotal=${total}kB memfill=${mib}MiB pid=$$"
+	prev=$(cat /tmp/counter)
+	kj_handover B "hibernate"
+	kj_run hibernate "$KEXEC" --hibernate=$DISK
+	rc=$?
+	# from here on: boot 2's QEMU, after the resume
+	kj_eq hibernate "rc=$rc stderr-lines=$(wc -l </tmp/kj.err)" "rc=0 stderr-lines=0"
+	kj_match resumed "$(tail -n 1 /tmp/kj.out)" "^$DISK: resumed after a power-off"
+	cw=$(kj_counter_wait "$prev")
+	kj_eq "back in A" "shell=$$/$(starttime $$) counter ${cw#* } ($(kj_memfill_verify))" \
+		"shell=$$/$st0 counter advanced (memfill: verify $PAGES pages: OK)"
+	kj_eq file-read "$(cat /mnt/fs/hello)" "before $KJ_MARKER"
+	echo "after $KJ_MARKER" >>/mnt/fs/hello && sync
+	kj_eq file-write "$(tail -n 1 /mnt/fs/hello)" "after $KJ_MARKER"
+	kj_eq crash-unloaded "$(cat /sys/kernel/kexec_crash_loaded)" 0
+	kj_run info "$KEXEC" --image-info=$DISK
+	kj_match image-consumed "$(cat /tmp/kj.err)" '^kexec: image-info: /dev/vda: not committed \(state consumed\)'
+	# a second resume of the same image is refused, and changes nothing
+	kj_run again "$KEXEC" --resume=$DISK
+	kj_match resume-twice "rc=$? $(cat /tmp/kj.err)" \
+		"^rc=1 kexec: resume: $DISK: already resumed once \\(consumed at [0-9]+\\)\$"
+	kj_eq dmesg-errors "$(kj_dmesg_errors)" 0
+	kill $cpid $mfpid
+	kj_true umount "cannot unmount /mnt/fs" umount /mnt/fs
+	;;
+B.1)
+	kj_ok "B entered for the save"
+	kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
+	kjump-save --once </dev/null 2>/dev/console
+	kj_fail kjump-save "returned with status $? instead of powering off"
+	;;
+A.2)
+	kj_ok "A' booted"
+	kj_say "A' MemTotal=$(meminfo MemTotal)kB MemFree=$(meminfo MemFree)kB"
+	kj_handover A "resume"
+	"$KEXEC" --resume=$DISK >/tmp/resume.out 2>/tmp/resume.err
+	rc=$?
+	kj_say_lines "" /tmp/resume.out
+	kj_say_lines "stderr: " /tmp/resume.err
+	kj_fail resume "kexec --resume returned (rc=$rc) instead of resuming"
+	;;
+*)
+	kj_fail stage "stage $KJ_STAGE boot $KJ_BOOT: not in this scenario"
+	;;
+esac
