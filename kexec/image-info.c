@@ -116,8 +116,8 @@ static void print_header(const struct kjh_dev *dev,
 	printf("runs: %" PRIu64 "\n", h->run_count);
 	printf("compression: %s\n",
 	       kjh_compress_name((enum kjh_compress)h->compress));
-	printf("chunks: %" PRIu64 " of %u pages\n", h->chunk_count,
-	       h->chunk_pages);
+	printf("chunks: %" PRIu64 " of %u pages, the first at byte %" PRIu64 "\n",
+	       h->chunk_count, h->chunk_pages, h->chunk_off);
 	printf("raw bytes: %" PRIu64 "\n", h->raw_bytes);
 	printf("stored bytes: %" PRIu64 "\n", h->stored_bytes);
 	printf("ratio: %.2f\n", h->stored_bytes ?

@@ -515,10 +515,14 @@ static int walk_data(struct walk *w, const void **page, char *why,
 	int r;
 
 	if (k != w->chunk) {
-		r = kjh_image_read_chunk(w->img, k, w->raw, &pages, why,
-					 why_size);
+		char err[200];
+
+		r = kjh_image_read_chunk(w->img, k, w->raw, &pages, err,
+					 sizeof(err));
 		if (r)
-			return r;
+			return why_set(r, why, why_size, "%s chunk %llu: %s",
+				       r == -EBADMSG ? "corrupt:" : "reading",
+				       (unsigned long long)k, err);
 		w->chunk = k;
 	}
 	*page = w->raw + (size_t)(w->data_index % w->img->hdr.chunk_pages) *

@@ -55,6 +55,9 @@
 #     disk-fault SECTOR  every write to the disk that covers 512-byte
 #                        sector SECTOR fails with EIO (QEMU's blkdebug)
 #     memory MIB         guest RAM (default 512)
+#     boot N memory MIB  boot N (1, 2, ...) only: guest RAM MIB
+#     boot N config NAME boot N only: the kernel of build-kernel.sh -c NAME
+#                        (the initramfs stays the one of the main config)
 #     smp N              vCPUs (default 2)
 #     no-poweroff        the guest ends without powering off (kexec_test
 #                        halts): after the last mark the host stops QEMU
@@ -229,6 +232,7 @@ mk_kind=() mk_stage=() mk_t=() mk_re=()
 rejects=() extra= allow_after= allow_warn= skip_why=
 total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
+boot_mem=() boot_cfg=() boot_bz=()
 disk_mib= disk_fs= fs_disk_mib= fs_disk_type= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 no_poweroff=0
 hname=${hostfile##*/}
 lineno=0
@@ -300,6 +304,14 @@ while IFS= read -r line || [ -n "$line" ]; do
 	memory)
 		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (memory MIB)"
 		mem_mib=$rest ;;
+	boot)
+		if [[ $rest =~ ^([1-9][0-9]*)\ memory\ ([1-9][0-9]*)$ ]]; then
+			boot_mem[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+		elif [[ $rest =~ ^([1-9][0-9]*)\ config\ ([A-Za-z0-9_-]+)$ ]]; then
+			boot_cfg[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+		else
+			fail "$bad (boot N memory MIB, boot N config NAME)"
+		fi ;;
 	smp)
 		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (smp N)"
 		smp=$rest ;;
@@ -344,6 +356,13 @@ else
 		fail "kernel build failed (log: $logdir/$base.build.log)"
 	fi
 fi
+for n in "${!boot_cfg[@]}"; do
+	kd=$("$top/kernel-companion/build-kernel.sh" -q \
+		-c "${boot_cfg[n]}" 2>>"$logdir/$base.build.log" | tail -n 1)
+	[ -n "$kd" ] && [ -r "$kd/bzImage" ] ||
+		fail "boot $n: kernel build of config ${boot_cfg[n]} failed (log: $logdir/$base.build.log)"
+	boot_bz[n]=$kd/bzImage
+done
 if [ -z "${KEXEC_TEST:-}" ] && [ -n "${KEXEC:-}" ]; then
 	kt=$(dirname "$KEXEC")/../../kexec_test/kexec_test
 	[ -f "$kt" ] && export KEXEC_TEST=$kt
@@ -574,13 +593,13 @@ while :; do
 	# boot $boot: its own QEMU, the same serial log (appended) and disk
 	sfx=
 	[ $boot = 1 ] || sfx=.boot$boot
-	echo "--- boot $boot" >>"$steps"
+	echo "--- boot $boot${boot_mem[boot]:+ (${boot_mem[boot]} MiB)}${boot_cfg[boot]:+ (kernel ${boot_cfg[boot]})}" >>"$steps"
 	now
 	qemu-system-i386 -accel tcg -nodefaults -no-reboot -nographic \
-		-m "$mem_mib" -smp "$smp" "${drive[@]}" \
+		-m "${boot_mem[boot]:-$mem_mib}" -smp "$smp" "${drive[@]}" \
 		-chardev "file,id=ser0,path=$serial,append=on" -serial chardev:ser0 \
 		-d guest_errors,cpu_reset -D "$logdir/$base$sfx.qemu-debug.log" \
-		-kernel "$bzimage" -initrd "$imgdir/initrd-a.cpio.gz" \
+		-kernel "${boot_bz[boot]:-$bzimage}" -initrd "$imgdir/initrd-a.cpio.gz" \
 		-append "$cmdline kjump.boot=$boot" \
 		</dev/null >>"$logdir/$base.qemu.log" 2>&1 8>&- &
 	qemu_pid=$!

@@ -1,0 +1,133 @@
+#!/bin/sh
+# hib-resume-refuse: every image a resume must not restore is refused with
+# its reason, the boot continues to a shell, and nothing else changes.
+#
+# Boot 1, A: an ext4 file system on /dev/vdb mounted with a file, a small
+#    memfill pattern; B loaded with the image writer; kexec --hibernate.
+# Boot 1, B: asks for another boot; the writer commits and powers off.
+# Boot 2, A' with 640 MiB instead of 512: "another RAM map".
+# Boot 3, A' on another kernel build (the PAE one): "another kernel".
+# Boot 4, A':
+#    a byte of the first chunk's data flipped: "corrupt: chunk 0", then put
+#    back; the commit record zeroed (a cut image): "no commit record",
+#    then put back; the ext4 file system mounted, a file touched,
+#    unmounted: "mounted since".
+# After each refusal: exit status 1, one "kexec: resume: /dev/vda:" line,
+# the image still committed and whole (--image-info --verify), the file
+# system untouched by the tool; the host's e2fsck -fn finds the ext4 disk
+# clean after the run.
+#: timeout 600
+#: disk 640
+#: fs-disk 64 ext4
+#: append crashkernel=64M
+#: boot 2 memory 640
+#: boot 3 config pae
+#: debian skip kexec --resume is ours
+#: mark A.start
+#: mark B.start 120
+#: mark B.reboot 120
+#: mark A.start
+#: mark A.reboot 60
+#: mark A.start
+#: mark A.reboot 60
+#: mark A.start
+#: mark A.end 120
+. /lib/kjump/common.sh
+
+DISK=/dev/vda
+FS=/dev/vdb
+MIB=32
+
+info() {                   # info KEY: the value of --image-info's KEY line
+	"$KEXEC" --image-info=$DISK 2>/dev/null | sed -n "s/^$1: //p"
+}
+
+# refused WHAT ERE: --resume exits 1 with one line matching ERE, and the
+# image is still committed and verifies
+refused() {
+	"$KEXEC" --resume=$DISK >/tmp/r.out 2>/tmp/r.err
+	_rc=$?
+	kj_say_lines "$1: " /tmp/r.err
+	kj_match "$1" "rc=$_rc lines=$(wc -l </tmp/r.err) out=$(wc -c </tmp/r.out) $(head -n 1 /tmp/r.err)" \
+		"^rc=1 lines=1 out=0 kexec: resume: $DISK: $2"
+	"$KEXEC" --image-info=$DISK --verify >/tmp/v.out 2>&1
+	kj_match "$1 kept" "$(grep -E '^(state|verify):' /tmp/v.out | tr '\n' ' ')" \
+		'^state: committed verify: ok'
+}
+
+# byte_at OFF / put_byte OFF BYTE (octal value): one byte of the disk
+byte_at() {
+	dd if=$DISK bs=1 skip="$1" count=1 2>/dev/null | od -An -to1 | tr -d ' '
+}
+put_byte() {
+	printf "\\$2" | dd of=$DISK bs=1 seek="$1" conv=notrunc,fsync 2>/dev/null
+}
+
+case $KJ_STAGE.$KJ_BOOT in
+A.1)
+	kj_need_kexec
+	[ -b $DISK ] && [ -b $FS ] || { kj_fail disks "no $DISK or $FS"; exit 1; }
+	mkdir -p /mnt/fs
+	mount -t ext4 $FS /mnt/fs || { kj_fail mount "cannot mount $FS"; exit 1; }
+	echo "before $KJ_MARKER" >/mnt/fs/hello
+	sync
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
+		--append="$(kj_b_append)" || exit 1
+	kj_memfill_start $MIB "$KJ_MARKER$KJ_MARKER" || exit 1
+	kj_handover B "hibernate"
+	kj_run hibernate "$KEXEC" --hibernate=$DISK
+	kj_fail hibernate "kexec --hibernate returned (rc=$?) instead of powering off"
+	;;
+B.1)
+	kj_ok "B entered for the save"
+	# init cannot say it: the writer powers off and never returns
+	kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
+	kjump-save --once </dev/null 2>/dev/console
+	kj_fail kjump-save "returned with status $? instead of powering off"
+	;;
+A.2)
+	kj_eq memory "$(($(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) > 524288))" 1
+	refused ram-map 'another RAM map: image [0-9]+ ranges, [0-9]+ MiB, running [0-9]+ ranges, [0-9]+ MiB'
+	kj_reboot_host
+	;;
+A.3)
+	refused kernel-build 'another kernel( build)?: '
+	kj_reboot_host
+	;;
+A.4)
+	# a corrupt chunk: one byte of chunk 0's stored data
+	off=$(($(info chunks | sed 's/.*at byte //') + 48 + 100))
+	old=$(byte_at $off)
+	put_byte $off "$(printf '%03o' $((0$old ^ 0100)))"
+	"$KEXEC" --resume=$DISK >/tmp/r.out 2>/tmp/r.err
+	kj_match corrupt "rc=$? $(cat /tmp/r.err)" \
+		"^rc=1 kexec: resume: $DISK: corrupt: chunk 0: "
+	put_byte $off "$old"
+	kj_eq corrupt-byte-back "$(byte_at $off)" "$old"
+	"$KEXEC" --image-info=$DISK --verify >/tmp/v.out 2>&1
+	kj_match corrupt-kept "$(grep -E '^(state|verify):' /tmp/v.out | tr '\n' ' ')" \
+		'^state: committed verify: ok'
+
+	# a cut image: its commit record, the last block, gone
+	commit=$(($(info 'image bytes') - 4096))
+	dd if=$DISK of=/tmp/commit bs=4096 skip=$((commit / 4096)) count=1 2>/dev/null
+	dd if=/dev/zero of=$DISK bs=4096 seek=$((commit / 4096)) count=1 conv=notrunc,fsync 2>/dev/null
+	"$KEXEC" --resume=$DISK >/tmp/r.out 2>/tmp/r.err
+	kj_match torn "rc=$? $(cat /tmp/r.err)" \
+		"^rc=1 kexec: resume: $DISK: no commit record"
+	dd if=/tmp/commit of=$DISK bs=4096 seek=$((commit / 4096)) count=1 conv=notrunc,fsync 2>/dev/null
+	"$KEXEC" --image-info=$DISK --verify >/tmp/v.out 2>&1
+	kj_match torn-kept "$(grep -E '^(state|verify):' /tmp/v.out | tr '\n' ' ')" \
+		'^state: committed verify: ok'
+
+	# the file system A had mounted, mounted and touched in between
+	mkdir -p /mnt/fs
+	mount -t ext4 $FS /mnt/fs && touch /mnt/fs/touched && umount /mnt/fs
+	kj_ok "mounted and touched $FS"
+	refused fs-changed '/mnt/fs \([0-9]+:[0-9]+, ext4\): mounted since \(mount count [0-9]+, was [0-9]+'
+
+	;;
+*)
+	kj_fail stage "stage $KJ_STAGE boot $KJ_BOOT: not in this scenario"
+	;;
+esac
