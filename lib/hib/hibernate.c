@@ -307,13 +307,13 @@ static int read_resumed(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 {
 	struct kjh_header h;
 	char why[160];
-	ssize_t n;
+	int ret;
 
-	n = pread(t->fd, &h, sizeof(h), t->is_file ? 0 : (off_t)t->offset);
-	if (n != (ssize_t)sizeof(h)) {
+	ret = kjh_target_read_block0(ctx, t, &h);
+	if (ret) {
 		kj_err(ctx, "%s: resumed, but its header does not read back: %s",
-		       what(s), n < 0 ? strerror(errno) : "short read");
-		return n < 0 ? -errno : -EIO;
+		       what(s), strerror(-ret));
+		return ret;
 	}
 	if (kjh_header_check(&h, why, sizeof(why))) {
 		kj_err(ctx, "%s: resumed, but its header is damaged: %s",

@@ -437,9 +437,17 @@ void kjh_image_close(struct kjh_image *img)
 int kjh_image_read_chunk(struct kjh_image *img, uint64_t k, void *raw,
 			 uint32_t *pages, char *why, size_t why_size)
 {
+	return kjh_image_read_chunk_into(img, k, raw, img->stored, pages, why,
+					 why_size);
+}
+
+int kjh_image_read_chunk_into(const struct kjh_image *img, uint64_t k,
+			      void *raw, void *stored, uint32_t *pages,
+			      char *why, size_t why_size)
+{
 	const struct kjh_header *h = &img->hdr;
 	const struct kjh_chunk_ref *ref = &img->index[k];
-	struct kjh_chunk *ch = img->stored, copy;
+	struct kjh_chunk *ch = stored, copy;
 	uint64_t first = k * h->chunk_pages;
 	uint32_t want = (uint32_t)(h->data_pages - first < h->chunk_pages ?
 				   h->data_pages - first : h->chunk_pages);

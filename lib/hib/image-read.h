@@ -98,6 +98,13 @@ void kjh_image_close(struct kjh_image *img);
 /* Chunk k's pages into raw (chunk_pages * page_size bytes), all checks. */
 int kjh_image_read_chunk(struct kjh_image *img, uint64_t k, void *raw,
 			 uint32_t *pages, char *why, size_t why_size);
+/*
+ * The same with the caller's buffer for the stored record (img->stored_size
+ * bytes), so that threads can read chunks of one image at once.
+ */
+int kjh_image_read_chunk_into(const struct kjh_image *img, uint64_t k,
+			      void *raw, void *stored, uint32_t *pages,
+			      char *why, size_t why_size);
 /* Every chunk; *bad is the first bad chunk's number. */
 int kjh_image_verify(struct kjh_image *img, uint64_t *bad, char *why,
 		     size_t why_size);

@@ -245,8 +245,9 @@ static uint64_t now_ms(void)
  */
 static int restore(struct resume *r)
 {
+	struct kjh_stream_stats st;
 	char path[KJ_PATH_MAX];
-	uint64_t t0 = now_ms();
+	uint64_t t0 = now_ms(), frozen;
 	int snap, ret;
 
 	snap = open(kj_path(r->ctx, SNAPSHOT_PATH, path, sizeof(path)),
@@ -257,8 +258,8 @@ static int restore(struct resume *r)
 		ret = snapshot_fail(r, "freezing tasks", -errno);
 		goto out;
 	}
-	ret = kjh_swsusp_write(&r->img, snap, NULL, NULL, r->why,
-			       sizeof(r->why));
+	frozen = now_ms();
+	ret = kjh_swsusp_write(&r->img, snap, &st, r->why, sizeof(r->why));
 	if (ret) {
 		ret = refused(r, ret);
 		goto out;
@@ -270,8 +271,10 @@ static int restore(struct resume *r)
 	}
 	if (!r->spec->quiet) {
 		printf("resume: %s: %" PRIu64 " pages read and verified in %" PRIu64
-		       " ms, image consumed, restoring\n", r->spec->target,
-		       r->img.hdr.pages, now_ms() - t0);
+		       " ms (freeze %" PRIu64 " ms, stream %" PRIu64
+		       " ms, of which %" PRIu64 " ms waiting for %u decoders), image consumed, restoring\n",
+		       r->spec->target, r->img.hdr.pages, now_ms() - t0,
+		       frozen - t0, st.total_ms, st.wait_ms, st.decoders);
 		fflush(stdout);
 	}
 	ret = ioctl(snap, SNAPSHOT_ATOMIC_RESTORE) ? -errno : -EIO;

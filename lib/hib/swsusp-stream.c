@@ -9,10 +9,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hib/swsusp-stream.h"
@@ -37,6 +40,14 @@ static uint64_t word_at(const uint8_t *p, uint32_t w)
 	for (i = 0; i < w; i++)
 		v |= (uint64_t)p[i] << (8 * i);
 	return v;
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 static size_t align_to(size_t n, size_t a)
@@ -132,35 +143,203 @@ static int write_meta(const struct kjh_image *img, int fd, char *why,
 	return write_page(fd, page, why, why_size);
 }
 
-struct data_walk {
-	int fd;
-	uint8_t zero[KJH_PAGE];
-	uint64_t done, total;
-	kjh_stream_progress progress;
-	void *progress_data;
-	char *why;
-	size_t why_size;
+/*
+ * Chunks are decoded (read, checked, decompressed) by a pool of threads,
+ * each into a slot of a ring, while the caller's thread writes pages in
+ * order: a chunk's pages are written once all its checks passed.
+ */
+#define RING_MAX		16u
+
+struct slot {
+	uint64_t k;			/* the chunk it holds, when ready */
+	bool ready;
+	int err;
+	char why[200];
+	uint8_t *raw;
 };
 
-static int put_page(void *data, uint64_t pfn, const void *page)
-{
-	struct data_walk *w = data;
-	int r;
+struct pool {
+	const struct kjh_image *img;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint64_t next;			/* next chunk a decoder takes */
+	uint64_t done;			/* chunks the writer is finished with */
+	bool stop;
+	uint64_t wait_us;		/* the writer, in pool_get */
+	unsigned int nr_slots, nr_threads;
+	struct slot slot[RING_MAX];
+	pthread_t thread[RING_MAX / 2];
+};
 
-	(void)pfn;
-	r = write_page(w->fd, page ? page : w->zero, w->why, w->why_size);
-	if (r)
-		return r;
-	w->done++;
-	if (w->progress)
-		w->progress(w->progress_data, w->done, w->total);
-	return 0;
+static void *decoder(void *arg)
+{
+	struct pool *p = arg;
+	const struct kjh_header *h = &p->img->hdr;
+	void *stored = malloc(p->img->stored_size);
+	struct slot *sl;
+	uint32_t pages;
+	uint64_t k;
+	int err;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		while (!p->stop && p->next < h->chunk_count &&
+		       p->next >= p->done + p->nr_slots)
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (p->stop || p->next >= h->chunk_count) {
+			pthread_mutex_unlock(&p->lock);
+			break;
+		}
+		k = p->next++;
+		sl = &p->slot[k % p->nr_slots];
+		pthread_mutex_unlock(&p->lock);
+
+		err = stored ? kjh_image_read_chunk_into(p->img, k, sl->raw, stored,
+							 &pages, sl->why,
+							 sizeof(sl->why)) : -ENOMEM;
+		if (!stored)
+			snprintf(sl->why, sizeof(sl->why), "out of memory");
+
+		pthread_mutex_lock(&p->lock);
+		sl->k = k;
+		sl->err = err;
+		sl->ready = true;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+	free(stored);
+	return NULL;
 }
 
-int kjh_swsusp_write(struct kjh_image *img, int fd, kjh_stream_progress progress,
-		     void *progress_data, char *why, size_t why_size)
+static unsigned int nr_decoders(void)
 {
-	struct data_walk *w;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	return n > (long)(RING_MAX / 2) ? RING_MAX / 2 : (unsigned int)n;
+}
+
+static void pool_stop(struct pool *p)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	for (i = 0; i < p->nr_threads; i++)
+		pthread_join(p->thread[i], NULL);
+	for (i = 0; i < p->nr_slots; i++)
+		free(p->slot[i].raw);
+	pthread_cond_destroy(&p->cond);
+	pthread_mutex_destroy(&p->lock);
+}
+
+static int pool_start(struct pool *p, const struct kjh_image *img)
+{
+	size_t raw = (size_t)img->hdr.chunk_pages * img->hdr.page_size;
+	unsigned int i;
+
+	memset(p, 0, sizeof(*p));
+	p->img = img;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	p->nr_threads = nr_decoders();
+	p->nr_slots = 2 * p->nr_threads;
+	for (i = 0; i < p->nr_slots; i++) {
+		p->slot[i].raw = malloc(raw);
+		if (!p->slot[i].raw)
+			goto fail;
+	}
+	for (i = 0; i < p->nr_threads; i++) {
+		if (pthread_create(&p->thread[i], NULL, decoder, p))
+			break;
+	}
+	p->nr_threads = i;
+	if (i)
+		return 0;
+fail:
+	pool_stop(p);
+	return -ENOMEM;
+}
+
+/* Chunk k, decoded: its slot, or NULL with why. */
+static struct slot *pool_get(struct pool *p, uint64_t k, int *err, char *why,
+			     size_t why_size)
+{
+	struct slot *sl = &p->slot[k % p->nr_slots];
+	uint64_t t0 = now_us();
+
+	pthread_mutex_lock(&p->lock);
+	while (!(sl->ready && sl->k == k))
+		pthread_cond_wait(&p->cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	p->wait_us += now_us() - t0;
+	*err = sl->err;
+	if (!sl->err)
+		return sl;
+	snprintf(why, why_size, "%s chunk %" PRIu64 ": %s",
+		 sl->err == -EBADMSG ? "corrupt:" : "reading", k, sl->why);
+	return NULL;
+}
+
+/* The writer is done with chunk k: its slot takes another. */
+static void pool_put(struct pool *p, struct slot *sl)
+{
+	pthread_mutex_lock(&p->lock);
+	sl->ready = false;
+	p->done++;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static int write_data(struct kjh_image *img, struct pool *p, int fd,
+		      char *why, size_t why_size)
+{
+	const struct kjh_header *h = &img->hdr;
+	static const uint8_t zero[KJH_PAGE];
+	struct slot *sl = NULL;
+	uint64_t i, j, data = 0;
+	int r = 0;
+
+	for (i = 0; i < h->run_count && !r; i++) {
+		const struct kjh_run *run = &img->runs[i];
+
+		for (j = 0; j < run->count && !r; j++) {
+			const uint8_t *page = zero;
+			bool last = false;
+
+			if (!(run->flags & KJH_RUN_ZERO)) {
+				uint32_t in = (uint32_t)(data % h->chunk_pages);
+
+				if (!sl)
+					sl = pool_get(p, data / h->chunk_pages,
+						      &r, why, why_size);
+				if (!sl)
+					break;
+				page = sl->raw + (size_t)in * h->page_size;
+				last = ++data == h->data_pages ||
+				       in + 1 == h->chunk_pages;
+			}
+			r = write_page(fd, page, why, why_size);
+			if (last) {
+				pool_put(p, sl);
+				sl = NULL;
+			}
+		}
+	}
+	if (sl)
+		pool_put(p, sl);
+	return r;
+}
+
+int kjh_swsusp_write(struct kjh_image *img, int fd,
+		     struct kjh_stream_stats *stats, char *why,
+		     size_t why_size)
+{
+	uint64_t t0 = now_us();
+	struct pool *p;
 	int r;
 
 	r = kjh_swsusp_check(img, why, why_size);
@@ -170,16 +349,18 @@ int kjh_swsusp_write(struct kjh_image *img, int fd, kjh_stream_progress progress
 		r = write_meta(img, fd, why, why_size);
 	if (r)
 		return r;
-	w = calloc(1, sizeof(*w));
-	if (!w)
+	p = malloc(sizeof(*p));
+	if (!p || pool_start(p, img)) {
+		free(p);
 		return why_set(-ENOMEM, why, why_size, "out of memory");
-	w->fd = fd;
-	w->total = img->hdr.pages;
-	w->progress = progress;
-	w->progress_data = progress_data;
-	w->why = why;
-	w->why_size = why_size;
-	r = kjh_image_for_each_page(img, put_page, w, why, why_size);
-	free(w);
+	}
+	r = write_data(img, p, fd, why, why_size);
+	if (stats) {
+		stats->total_ms = (now_us() - t0) / 1000;
+		stats->wait_ms = p->wait_us / 1000;
+		stats->decoders = p->nr_threads;
+	}
+	pool_stop(p);
+	free(p);
 	return r;
 }

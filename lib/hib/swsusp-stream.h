@@ -32,13 +32,19 @@ uint64_t kjh_swsusp_meta_pages(uint64_t n, uint32_t kernel_word);
  */
 int kjh_swsusp_check(const struct kjh_image *img, char *why, size_t why_size);
 
+/* Where a write's time went (milliseconds of CLOCK_MONOTONIC). */
+struct kjh_stream_stats {
+	uint64_t total_ms;		/* the whole stream */
+	uint64_t wait_ms;		/* the writer waiting for decoded chunks */
+	unsigned int decoders;		/* decoder threads */
+};
+
 /*
  * Write the stream to fd, one page per write(2) call at most (as
- * /dev/snapshot takes it).  progress, when not NULL, is called after
- * each data page with the pages written so far.
+ * /dev/snapshot takes it).  stats, when not NULL, is filled in.
  */
-typedef void (*kjh_stream_progress)(void *data, uint64_t done, uint64_t total);
-int kjh_swsusp_write(struct kjh_image *img, int fd, kjh_stream_progress progress,
-		     void *progress_data, char *why, size_t why_size);
+int kjh_swsusp_write(struct kjh_image *img, int fd,
+		     struct kjh_stream_stats *stats, char *why,
+		     size_t why_size);
 
 #endif

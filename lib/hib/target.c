@@ -1372,6 +1372,33 @@ out:
 	return ret;
 }
 
+int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
+			   void *block)
+{
+	void *buf;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open_dev_node(ctx, t->dev_major, t->dev_minor);
+	if (fd < 0)
+		return fd;
+	if (posix_memalign(&buf, KJH_BLOCK, KJH_BLOCK)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* past any page cache: B or a resume wrote behind it */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_DIRECT))
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	n = pread(fd, buf, KJH_BLOCK, (off_t)t->offset);
+	if (n != (ssize_t)KJH_BLOCK)
+		ret = n < 0 ? -errno : -EIO;
+	else
+		memcpy(block, buf, KJH_BLOCK);
+	free(buf);
+	close(fd);
+	return ret;
+}
+
 static int read_ext_sb(struct kj_ctx *ctx, struct kjh_fs *f)
 {
 	char why[160];

@@ -98,6 +98,13 @@ int kjh_target_prepare(struct kj_ctx *ctx, struct kjh_target *t,
 /* Drop A's now stale cached pages of the target (B wrote behind them). */
 void kjh_target_after_jump(struct kjh_target *t);
 
+/*
+ * Block 0 of the image as it is on the device now (read directly, not
+ * through any cache, which may predate what B or a resume wrote).
+ */
+int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
+			   void *block);
+
 void kjh_target_close(struct kjh_target *t);
 /* Close, and remove the file if kjh_target_open() created it. */
 void kjh_target_abandon(struct kjh_target *t);

@@ -723,7 +723,7 @@ static uint8_t *stream_of(struct unit_ctx *ctx, struct fake *f,
 	snprintf(path, sizeof(path), "%s/stream", f->dir);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	CHECK(fd >= 0);
-	*ret = kjh_swsusp_write(&o->img, fd, NULL, NULL, why, why_size);
+	*ret = kjh_swsusp_write(&o->img, fd, NULL, why, why_size);
 	CHECK(!fstat(fd, &st));
 	*len = (size_t)st.st_size;
 	buf = unit_alloc(ctx, *len + 1);
