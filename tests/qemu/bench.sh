@@ -11,6 +11,8 @@
 #                                   jump implementation (the header in
 #                                   scenarios/bench.guest.sh is --host 3 3)
 #   bench.sh --table SERIAL_LOG     the table from a finished run's log
+#   bench.sh --resume-table SERIAL_LOG STEPS  ours against swsusp, from a
+#                                   finished hib-resume-bench run
 #   bench.sh --hib-table SERIAL_LOG STEPS  the hibernation table from a
 #                                   finished hib-bench run (make bench runs
 #                                   it after the kexec benchmark)
@@ -144,7 +146,85 @@ hib_table() {
 	}'
 }
 
+# Ours against swsusp, from a finished hib-resume-bench run: per case the
+# host times of the steps file (command to QEMU exit, QEMU start to the
+# resumed shell, to every page verified), image bytes and swap use from
+# the serial log, and for ours where the resume's time goes.
+resume_table() {
+	local log=$1 steps=$2
+	tr -d '\r' <"$log" | awk -v steps="$steps" '
+	function kv(line, key,   m) {
+		if (match(line, " " key "=[^ ]+")) {
+			m = substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+			return m
+		}
+		return ""
+	}
+	function t(l,   a) { split(l, a, " "); return a[1] + 0 }
+	/KJ A: bench [a-z0-9-]+ hibernate pages=/ {
+		split($0, w, "bench "); split(w[2], v, " "); c = v[1]
+		n++; name[n] = c; pages[c] = kv($0, "pages")
+	}
+	/KJ A: bench [a-z0-9-]+ resumed swapped=/ { split($0, w, "bench "); split(w[2], v, " "); x = kv($0, "swapped"); sub(/MiB$/, "", x); swr[v[1]] = x }
+	/KJ A: bench [a-z0-9-]+ image .* in [0-9]+ bytes/ {
+		split($0, w, "bench "); split(w[2], v, " ")
+		if (match($0, "in [0-9]+ bytes")) img[v[1]] = substr($0, RSTART + 3, RLENGTH - 9)
+	}
+	/PM: hibernation: Wrote [0-9]+ kbytes/ {
+		if (match($0, "Wrote [0-9]+ kbytes")) { wrote[++nw] = substr($0, RSTART + 6, RLENGTH - 13) * 1024 }
+	}
+	/resume: .* pages read and verified in [0-9]+ ms/ {
+		if (match($0, "in [0-9]+ ms")) rd[++nr] = substr($0, RSTART + 3, RLENGTH - 6)
+		if (match($0, "stream [0-9]+ ms")) sm[nr] = substr($0, RSTART + 7, RLENGTH - 10)
+		if (match($0, "of which [0-9]+ ms")) wt[nr] = substr($0, RSTART + 9, RLENGTH - 12)
+	}
+	/KJ A: bench swsusp-80-noswap failed/ { noswap = $0; sub(/.*failed /, "", noswap) }
+	END {
+		while ((getline l < steps) > 0) {
+			if (l ~ /qemu started/) { qs[++nq] = t(l) }
+			if (l ~ /qemu exited/) { qx[++nx] = t(l) }
+			if (l ~ /A\.start/) { ast[nq] = t(l) }
+			if (match(l, "bench [a-z0-9-]+ (hibernate|resumed|verified)")) {
+				split(substr(l, RSTART, RLENGTH), v, " ")
+				at[v[2], v[3]] = t(l); boot[v[2], v[3]] = nq
+			}
+		}
+		print "kexec hibernation against swsusp (hib-resume-bench): one QEMU guest (TCG), 512 MiB, 2 vCPUs, crashkernel=64M, the same kernel and virtio disk; memfill (not locked) filling X% of MemTotal"
+		print ""
+		print "| case | pages filled | hibernate s | resume s | until verified s | image MB | swapped out MiB | boot to shell s | image read s | restore to shell s |"
+		note = "image MB: ours, the bytes on disk; swsusp, the kbytes it says it wrote (before LZO)"
+		print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		iw = 0; ir = 0
+		for (i = 1; i <= n; i++) {
+			c = name[i]
+			hb = boot[c, "hibernate"]; rb = boot[c, "resumed"]
+			h = qx[hb] - at[c, "hibernate"]
+			r = at[c, "resumed"] - qs[rb]
+			vv = at[c, "verified"] - qs[rb]
+			if (c ~ /^ours/) {
+				mb = img[c] / 1e6; ir++
+				ab = ast[rb] - qs[rb]; rs = rd[ir] / 1000
+				printf "| %s | %s | %.1f | %.1f | %.1f | %.1f | %s | %.1f | %.1f | %.1f |\n", c, pages[c], h, r, vv, mb, swr[c], ab, rs, r - ab - rs
+				br[ir] = sprintf("%s: the image read %.2f s: stream %.2f s, of which the writer waited %.2f s for decoded chunks", c, rs, sm[ir] / 1000, wt[ir] / 1000)
+			} else {
+				mb = wrote[++iw] / 1e6
+				printf "| %s | %s | %.1f | %.1f | %.1f | %.1f | %s | | | |\n", c, pages[c], h, r, vv, mb, swr[c]
+			}
+		}
+		print ""
+		print note
+		for (i = 1; i <= ir; i++)
+			print br[i]
+		if (noswap != "")
+			printf "\nswsusp at 80%% without swap: %s\n", noswap
+	}'
+}
+
 case ${1:-} in
+--resume-table)
+	[ $# = 3 ] || { echo "usage: $0 --resume-table SERIAL_LOG STEPS" >&2; exit 2; }
+	resume_table "$2" "$3"
+	exit ;;
 --hib-table)
 	[ $# = 3 ] || { echo "usage: $0 --hib-table SERIAL_LOG STEPS" >&2; exit 2; }
 	hib_table "$2" "$3"
@@ -194,3 +274,10 @@ echo "== hibernation: scenario hib-bench"
 	{ echo "== bench: hib-bench failed (logs: $logdir/hib-bench.*)" >&2; exit 1; }
 hib_table "$logdir/hib-bench.serial.log" "$logdir/hib-bench.steps" >"$logdir/hib-bench.txt" || exit 1
 cat "$logdir/hib-bench.txt"
+echo
+echo "== hibernation against swsusp: scenario hib-resume-bench"
+"$here/run-scenario.sh" hib-resume-bench ||
+	{ echo "== bench: hib-resume-bench failed (logs: $logdir/hib-resume-bench.*)" >&2; exit 1; }
+resume_table "$logdir/hib-resume-bench.serial.log" "$logdir/hib-resume-bench.steps" \
+	>"$logdir/hib-resume-bench.txt" || exit 1
+cat "$logdir/hib-resume-bench.txt"

@@ -3,6 +3,8 @@
 # (kexec -p, kexec -j), B reads A's memory through /proc/vmcore and jumps
 # back, and A carries on.  Runs the "jump" QEMU scenario and prints a
 # transcript of what each kernel said, then the scenario's verdict.
+# make demo-hibernate runs it with hib-resume: hibernate, power-off, a new
+# boot that resumes the image, A carrying on.
 #
 #   KEXEC=path/to/static/i386/kexec demo.sh [SCENARIO]
 set -u
@@ -19,8 +21,14 @@ serial=$logdir/$name.serial.log
 if [ -f "$serial" ]; then
 	echo
 	echo "== transcript (lines the guests printed; full log: $serial)"
-	# "KJ A:" and "KJ B:" lines are the scenario's own reports.
-	grep -aE '(^| )KJ [AB]: ' "$serial" | sed -E 's/^.*(KJ [AB]: )/\1/' |
+	# "KJ A:" and "KJ B:" lines are the scenario's own reports; a kernel
+	# banner, a power-off and a resume's progress line are the machine's.
+	tr -d '\r' <"$serial" |
+		grep -aE '(^| )KJ [AB]: |Linux version |reboot: Power down|\] resume: ' |
+		sed -E -e 's/^.*(KJ [AB]: )/\1/' \
+			-e 's/^.*Linux version ([^ ]+).*/  -- a kernel boots (Linux \1)/' \
+			-e 's/^.*reboot: Power down.*/  -- the machine powers off/' \
+			-e 's/^.*\] (resume: .*)/  [kexec]    \1/' |
 		sed -e 's/^KJ A: /  [kernel A] /' -e 's/^KJ B: /  [kernel B] /'
 fi
 echo

@@ -34,7 +34,9 @@
 #                        bare test image such as kexec_test, which only
 #                        has the serial port), in order with the marks;
 #                        it may also be a guest line that orders such
-#                        lines ("KJ A: trip 2 exec")
+#                        lines ("KJ A: trip 2 exec"); a boot after the
+#                        first may begin with one (its kernel restores a
+#                        hibernated system by itself, resume=: no /init)
 #     reject REGEX       a console line that must never appear (the same
 #                        use)
 #     config NAME        build-kernel.sh -c NAME instead of base
@@ -330,10 +332,12 @@ nmarks=${#mk_kind[@]}
 	{ [ $no_poweroff = 1 ] && [ "${mk_kind[nmarks - 1]}" = console ]; } ||
 	fail "$hname: the last mark must be STAGE.end (or, with no-poweroff, a console mark)"
 # A boot begins with a start mark: the first mark and every one after a
-# reboot mark.
+# reboot mark.  A later boot may begin with a console mark instead: its
+# kernel restores a hibernated system itself (resume=), and no /init runs.
 for ((i = 0; i < nmarks; i++)); do
 	if [ $i = 0 ] || [ "${mk_kind[i - 1]}" = reboot ]; then
-		[ "${mk_kind[i]}" = start ] || fail "$hname: a boot must begin with a STAGE.start mark"
+		[ "${mk_kind[i]}" = start ] || { [ $i != 0 ] && [ "${mk_kind[i]}" = console ]; } ||
+			fail "$hname: a boot must begin with a STAGE.start mark (or, after the first, a console mark)"
 		[ "${mk_t[i]}" = 0 ] && mk_t[i]=$((60 * scale))
 	fi
 	[ "${mk_kind[i]}" = end ] && [ $i != $((nmarks - 1)) ] &&
@@ -595,6 +599,7 @@ while :; do
 	[ $boot = 1 ] || sfx=.boot$boot
 	echo "--- boot $boot${boot_mem[boot]:+ (${boot_mem[boot]} MiB)}${boot_cfg[boot]:+ (kernel ${boot_cfg[boot]})}" >>"$steps"
 	now
+	printf '%6ss  qemu started (boot %d)\n' "$(secs $((now_us - t0)))" $boot >>"$steps"
 	qemu-system-i386 -accel tcg -nodefaults -no-reboot -nographic \
 		-m "${boot_mem[boot]:-$mem_mib}" -smp "$smp" "${drive[@]}" \
 		-chardev "file,id=ser0,path=$serial,append=on" -serial chardev:ser0 \

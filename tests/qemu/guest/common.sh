@@ -239,15 +239,19 @@ starttime() {
 # in the background ($mfpid), say its first report line and check it
 # (kj_memfill_line holds it).  Its lines come through a FIFO the shell
 # holds open read-write on fd 3, so `read` blocks until memfill writes.
+# With MEMFILL_NOLOCK=1 exported the pages stay swappable (locked=0).
 kj_memfill_start() {
+	rm -f /tmp/memfill.fifo
 	mkfifo /tmp/memfill.fifo || return 1
 	exec 3<>/tmp/memfill.fifo
 	memfill "$1" "$2" >&3 2>/tmp/memfill.err &
 	mfpid=$!
 	IFS= read -r kj_memfill_line <&3
 	kj_say "$kj_memfill_line"
+	_lk=1
+	[ -n "${MEMFILL_NOLOCK:-}" ] && _lk=0
 	kj_match memfill "$kj_memfill_line" \
-		"^memfill tag=$2 pages=$(($1 * 256)) sum=[0-9a-f]{16} locked=1\$"
+		"^memfill tag=$2 pages=$(($1 * 256)) sum=[0-9a-f]{16} locked=$_lk\$"
 }
 
 # kj_memfill_verify: have memfill check every page; print its report.
@@ -265,14 +269,21 @@ kj_counter_start() {
 	cpid=$!
 }
 
+# kj_counter_read: the counter, 0 when a read gives nothing (a cat that
+# could not start, with most of memory in use, prints nothing at all).
+kj_counter_read() {
+	_c=$(cat /tmp/counter 2>/dev/null)
+	case $_c in '' | *[!0-9]*) echo 0 ;; *) echo "$_c" ;; esac
+}
+
 # kj_counter_wait PREV: wait (5 s of monotime at most, not a sleep) for
 # the thawed counter loop to pass PREV; print "NOW advanced" or
 # "NOW stuck".
 kj_counter_wait() {
-	_now=$(cat /tmp/counter 2>/dev/null)
 	_tw=$(($(monotime) + 5000000))
+	_now=$(kj_counter_read)
 	while [ "$_now" -le "$1" ] && [ "$(monotime)" -lt $_tw ]; do
-		_now=$(cat /tmp/counter 2>/dev/null)
+		_now=$(kj_counter_read)
 	done
 	if [ "$_now" -gt "$1" ]; then echo "$_now advanced"; else echo "$_now stuck"; fi
 }

@@ -3,7 +3,7 @@
 # A carries on as if nothing had happened.
 #
 # Boot 1, A: an ext4 file system on /dev/vdb mounted with a file written;
-#    memfill's pattern (KJ_RESUME_PCT of MemTotal in use, default 40), a
+#    memfill's pattern (kjump.resume_pct of MemTotal in use, default 80), a
 #    counter loop; B loaded with the image writer; kexec --hibernate to
 #    /dev/vda.
 # Boot 1, B: asks the host for another boot, then runs the image writer,
@@ -29,7 +29,7 @@
 
 DISK=/dev/vda
 FS=/dev/vdb
-PCT=$(cmdline_word kjump.resume_pct 40)
+PCT=$(cmdline_word kjump.resume_pct 80)
 tag=$KJ_MARKER$KJ_MARKER
 
 meminfo() {                # meminfo FIELD: kB
@@ -92,9 +92,9 @@ A.2)
 	kj_ok "A' booted"
 	kj_say "A' MemTotal=$(meminfo MemTotal)kB MemFree=$(meminfo MemFree)kB"
 	kj_handover A "resume"
-	"$KEXEC" --resume=$DISK >/tmp/resume.out 2>/tmp/resume.err
+	# its progress line to the kernel log: it never returns to be printed
+	"$KEXEC" --resume=$DISK >/dev/kmsg 2>/tmp/resume.err
 	rc=$?
-	kj_say_lines "" /tmp/resume.out
 	kj_say_lines "stderr: " /tmp/resume.err
 	kj_fail resume "kexec --resume returned (rc=$rc) instead of resuming"
 	;;

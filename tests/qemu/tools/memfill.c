@@ -24,6 +24,8 @@
  * whole synchronisation.  SIGPIPE is ignored: with nobody reading, the
  * line is lost and memfill keeps its memory.  SIGUSR1 is blocked before the
  * first line is printed, so a signal sent after it cannot kill memfill.
+ * With MEMFILL_NOLOCK=1 in the environment the pages are not locked
+ * (locked=0), so that a kernel may swap them out.
  * Exit status 2 on a usage error, 1 when the memory cannot be had.
  */
 #define _GNU_SOURCE
@@ -120,7 +122,8 @@ int main(int argc, char **argv)
 		memcpy(&h, page, sizeof(h));
 		fold = pat_fold(fold, h.sum);
 	}
-	locked = mlock(mem, len) == 0;
+	/* MEMFILL_NOLOCK=1: leave the pages swappable (swsusp's bench) */
+	locked = !getenv("MEMFILL_NOLOCK") && mlock(mem, len) == 0;
 
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
