@@ -363,9 +363,8 @@ static int read_tables(struct kjh_image *img, char *why, size_t why_size)
 
 	img->runs = malloc(runs ? runs : 1);
 	img->index = malloc(refs ? refs : 1);
-	img->stored_size = sizeof(struct kjh_chunk) +
-			   (size_t)h->chunk_pages * h->page_size;
-	img->stored = malloc(img->stored_size);
+	img->stored_size = kjh_chunk_buf_size(h);
+	img->stored = kjh_chunk_buf_alloc(img);
 	if (!img->runs || !img->index || !img->stored)
 		return why_set(-ENOMEM, why, why_size, "out of memory");
 	r = kjh_dev_pread(img->dev, img->swsusp, KJH_BLOCK, h->swsusp_off);
@@ -434,16 +433,31 @@ void kjh_image_close(struct kjh_image *img)
 	img->stored = NULL;
 }
 
+size_t kjh_chunk_buf_size(const struct kjh_header *h)
+{
+	size_t n = sizeof(struct kjh_chunk) +
+		   (size_t)h->chunk_pages * h->page_size;
+
+	return (n + KJH_BLOCK - 1) / KJH_BLOCK * KJH_BLOCK;
+}
+
+void *kjh_chunk_buf_alloc(const struct kjh_image *img)
+{
+	void *p;
+
+	return posix_memalign(&p, KJH_BLOCK, img->stored_size) ? NULL : p;
+}
+
 int kjh_image_read_chunk(struct kjh_image *img, uint64_t k, void *raw,
 			 uint32_t *pages, char *why, size_t why_size)
 {
-	return kjh_image_read_chunk_into(img, k, raw, img->stored, pages, why,
-					 why_size);
+	return kjh_image_read_chunk_into(img, k, raw, img->stored, 0, pages,
+					 why, why_size);
 }
 
 int kjh_image_read_chunk_into(const struct kjh_image *img, uint64_t k,
-			      void *raw, void *stored, uint32_t *pages,
-			      char *why, size_t why_size)
+			      void *raw, void *stored, unsigned int flags,
+			      uint32_t *pages, char *why, size_t why_size)
 {
 	const struct kjh_header *h = &img->hdr;
 	const struct kjh_chunk_ref *ref = &img->index[k];
@@ -451,13 +465,16 @@ int kjh_image_read_chunk_into(const struct kjh_image *img, uint64_t k,
 	uint64_t first = k * h->chunk_pages;
 	uint32_t want = (uint32_t)(h->data_pages - first < h->chunk_pages ?
 				   h->data_pages - first : h->chunk_pages);
+	size_t len;
 	int r;
 
 	if (ref->stored_len > want * h->page_size)
 		return why_set(-EBADMSG, why, why_size,
 			       "stored length %u in the index", ref->stored_len);
-	r = kjh_dev_pread(img->dev, ch, sizeof(*ch) + ref->stored_len,
-			  ref->off);
+	/* whole blocks (a chunk is padded to one), for O_DIRECT */
+	len = (sizeof(*ch) + ref->stored_len + KJH_BLOCK - 1) / KJH_BLOCK *
+	      KJH_BLOCK;
+	r = kjh_dev_pread(img->dev, ch, len, ref->off);
 	if (r)
 		return why_set(r, why, why_size, "%s", strerror(-r));
 	copy = *ch;
@@ -470,7 +487,8 @@ int kjh_image_read_chunk_into(const struct kjh_image *img, uint64_t k,
 	    ch->stored_len != ref->stored_len || ch->raw_crc != ref->raw_crc)
 		return why_set(-EBADMSG, why, why_size,
 			       "the chunk header does not match the index");
-	if (kjh_crc32c(0, ch + 1, ch->stored_len) != ch->stored_crc)
+	if (!(flags & KJH_READ_PAGES_CRC) &&
+	    kjh_crc32c(0, ch + 1, ch->stored_len) != ch->stored_crc)
 		return why_set(-EBADMSG, why, why_size,
 			       "the stored data's checksum is wrong");
 	r = kjh_chunk_decompress(ch->method, ch + 1, ch->stored_len, raw,

@@ -95,16 +95,28 @@ int kjh_image_read_header(const struct kjh_dev *dev, struct kjh_header *hdr,
 			  char *why, size_t why_size);
 void kjh_image_close(struct kjh_image *img);
 
+/*
+ * A buffer for one stored chunk: kjh_chunk_buf_size() bytes (the largest
+ * chunk in whole blocks), block-aligned for O_DIRECT reads; free() it.
+ */
+size_t kjh_chunk_buf_size(const struct kjh_header *h);
+void *kjh_chunk_buf_alloc(const struct kjh_image *img);
+
 /* Chunk k's pages into raw (chunk_pages * page_size bytes), all checks. */
 int kjh_image_read_chunk(struct kjh_image *img, uint64_t k, void *raw,
 			 uint32_t *pages, char *why, size_t why_size);
 /*
- * The same with the caller's buffer for the stored record (img->stored_size
- * bytes), so that threads can read chunks of one image at once.
+ * The same with the caller's buffer for the stored record (from
+ * kjh_chunk_buf_alloc()), so that threads can read chunks of one image at
+ * once.  With
+ * KJH_READ_PAGES_CRC the stored bytes' checksum is not computed: the
+ * decompressors are safe on any input, and the pages' checksum still
+ * proves every page (a resume, where every CPU cycle is on the clock).
  */
+#define KJH_READ_PAGES_CRC	1u
 int kjh_image_read_chunk_into(const struct kjh_image *img, uint64_t k,
-			      void *raw, void *stored, uint32_t *pages,
-			      char *why, size_t why_size);
+			      void *raw, void *stored, unsigned int flags,
+			      uint32_t *pages, char *why, size_t why_size);
 /* Every chunk; *bad is the first bad chunk's number. */
 int kjh_image_verify(struct kjh_image *img, uint64_t *bad, char *why,
 		     size_t why_size);

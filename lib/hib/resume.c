@@ -248,7 +248,7 @@ static int restore(struct resume *r)
 	struct kjh_stream_stats st;
 	char path[KJ_PATH_MAX];
 	uint64_t t0 = now_ms(), frozen;
-	int snap, ret;
+	int snap, ret, fl;
 
 	snap = open(kj_path(r->ctx, SNAPSHOT_PATH, path, sizeof(path)),
 		    O_WRONLY | O_CLOEXEC);
@@ -259,6 +259,14 @@ static int restore(struct resume *r)
 		goto out;
 	}
 	frozen = now_ms();
+	/*
+	 * Chunks past the page cache: no copy, and no cache growing in the
+	 * memory the restore needs (a read the device refuses so goes on
+	 * buffered, image-read.c).
+	 */
+	fl = fcntl(r->fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(r->fd, F_SETFL, fl | O_DIRECT);
 	ret = kjh_swsusp_write(&r->img, snap, &st, r->why, sizeof(r->why));
 	if (ret) {
 		ret = refused(r, ret);

@@ -175,7 +175,7 @@ static void *decoder(void *arg)
 {
 	struct pool *p = arg;
 	const struct kjh_header *h = &p->img->hdr;
-	void *stored = malloc(p->img->stored_size);
+	void *stored = kjh_chunk_buf_alloc(p->img);
 	struct slot *sl;
 	uint32_t pages;
 	uint64_t k;
@@ -195,6 +195,7 @@ static void *decoder(void *arg)
 		pthread_mutex_unlock(&p->lock);
 
 		err = stored ? kjh_image_read_chunk_into(p->img, k, sl->raw, stored,
+							 KJH_READ_PAGES_CRC,
 							 &pages, sl->why,
 							 sizeof(sl->why)) : -ENOMEM;
 		if (!stored)

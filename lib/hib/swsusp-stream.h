@@ -7,7 +7,8 @@
  * for a restore (doc/image-format.md, "The swsusp stream"): the header
  * page A's kernel published, the frame numbers of every page in the
  * kernel's word size, then every page's content.  Every chunk is checked
- * (both checksums, decompression) before any of its pages is written.
+ * (its header against the index, decompression, the pages' checksum)
+ * before any of its pages is written.
  */
 #include <stddef.h>
 #include <stdint.h>

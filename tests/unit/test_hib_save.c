@@ -787,6 +787,8 @@ TEST(swsusp_stream)
 	damage(ctx, f, o->img.index[k].off + sizeof(struct kjh_chunk) + 10);
 	s = stream_of(ctx, f, o, &len, &r, why, sizeof(why));
 	CHECK(r < 0);
+	/* found by decoding it, without the stored bytes' checksum */
+	CHECK_CONTAINS(why, "corrupt: chunk");
 	CHECK_EQ_U64(len % 4096, 0);
 	CHECK(len <= (1 + meta + k * o->img.hdr.chunk_pages +
 		      o->img.hdr.zero_pages) * 4096);
