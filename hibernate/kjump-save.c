@@ -4,7 +4,8 @@
  * request from the kexec jump parameter page, saves A's memory out of
  * /proc/vmcore into the target A prepared (save.c), writes the status
  * back into the page and then powers off (mode hibernate, on success) or
- * jumps back to A (snapshot, and on every failure).
+ * jumps back to A (snapshot, and on every failure).  A ready request
+ * (kexec --warm-up) saves nothing: it answers and jumps back at once.
  *
  *   kjump-save [--once] [--no-jump] [-v] [--root DIR] [--param FILE]
  *              [--status FILE] [--vmcore PATH] [--dev PATH]
@@ -309,6 +310,15 @@ static int serve(struct kj_ctx *ctx, const struct opts *o,
 			 "bad hibernation request: %s", err);
 		fprintf(stderr, "kjump-save: %s\n", st->reason);
 		r = 1;
+		goto out;
+	}
+	if (req.mode == KJH_MODE_READY) {
+		/* kexec --warm-up: this boot was the point */
+		fputs("kjump-save: ready, back to the hibernating kernel\n",
+		      stderr);
+		st->result = KJH_RESULT_OK;
+		*mode = KJH_MODE_READY;
+		r = 0;
 		goto out;
 	}
 	if (o->dev)

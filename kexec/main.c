@@ -99,6 +99,20 @@ static int hibernate(struct kj_ctx *ctx, const struct kexec_opts *o)
 	return 0;
 }
 
+/* --warm-up: the crash kernel's writer boots now, not at the save. */
+static int warm_up(struct kj_ctx *ctx, const struct kexec_opts *o)
+{
+	struct kj_hibernate_spec spec = {
+		.warm_up = true, .run_flags = run_flags(o),
+	};
+	struct kj_hibernate_result r;
+
+	if (kj_hibernate(ctx, &spec, &r))
+		return -1;
+	printf("warm-up: the image writer is ready; --hibernate and --snapshot start at once now\n");
+	return 0;
+}
+
 /* --resume: returns only when the image was not restored. */
 static int resume(struct kj_ctx *ctx, const struct kexec_opts *o)
 {
@@ -136,6 +150,8 @@ static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 		return image_info(o->image_info, o->verify);
 	case ACT_RESUME:
 		return resume(ctx, o);
+	case ACT_WARM_UP:
+		return warm_up(ctx, o);
 	case ACT_FORCE:
 		if (load(ctx, o))
 			return -1;
@@ -165,6 +181,7 @@ static const char *lock_name(enum kexec_action a)
 	case ACT_JUMP:
 		return "jump";
 	case ACT_HIBERNATE:
+	case ACT_WARM_UP:
 		return "hibernate";
 	case ACT_RESUME:
 		return "resume";

@@ -28,6 +28,7 @@ enum {
 	OPT_VERIFY,
 	OPT_RESUME,
 	OPT_RESUME_OFFSET,
+	OPT_WARM_UP,
 	OPT_ARCH,	/* OPT_ARCH + i: kj_arch_options()[i] */
 };
 
@@ -68,6 +69,7 @@ static const struct option long_opts[] = {
 	{ "verify",		no_argument,		NULL, OPT_VERIFY },
 	{ "resume",		required_argument,	NULL, OPT_RESUME },
 	{ "resume-offset",	required_argument,	NULL, OPT_RESUME_OFFSET },
+	{ "warm-up",		no_argument,		NULL, OPT_WARM_UP },
 };
 
 #define NR_GENERIC_OPTS	(sizeof(long_opts) / sizeof(long_opts[0]))
@@ -125,6 +127,8 @@ static const char usage_hibernate[] =
 "                        kernel to TARGET (a block device nobody uses, or a\n"
 "                        file), then power off\n"
 "      --snapshot=TARGET  the same, but come back and carry on\n"
+"      --warm-up         boot the crash kernel's image writer now and come\n"
+"                        back, so that --hibernate and --snapshot start at once\n"
 "      --compress=ALGO   lz4 (default), zstd or none\n"
 "      --compress-level=N  the compressor's level (default: its own)\n"
 "      --threads=N       compressing threads in the crash kernel\n"
@@ -201,6 +205,7 @@ static const char *action_name(enum kexec_action act)
 		[ACT_FORCE] = "-f", [ACT_JUMP] = "-j", [ACT_STATUS] = "-S",
 		[ACT_HIBERNATE] = "--hibernate", [ACT_DEFAULT] = "-?",
 		[ACT_IMAGE_INFO] = "--image-info", [ACT_RESUME] = "--resume",
+		[ACT_WARM_UP] = "--warm-up",
 	};
 
 	return names[act] ? names[act] : "-?";
@@ -211,7 +216,8 @@ static int set_action(struct kexec_opts *o, enum kexec_action act,
 {
 	if (o->action != ACT_NONE && o->action != act) {
 		report_err("options: %s and %s cannot be combined",
-			   action_name(o->action), name);
+			   o->action == ACT_HIBERNATE && o->snapshot ?
+			   "--snapshot" : action_name(o->action), name);
 		return -1;
 	}
 	o->action = act;
@@ -349,6 +355,7 @@ static int parse_one(struct kexec_opts *o, int c)
 	case OPT_RESUME:
 		o->resume = optarg;
 		return set_action(o, ACT_RESUME, "--resume");
+	case OPT_WARM_UP: return set_action(o, ACT_WARM_UP, "--warm-up");
 	case OPT_RESUME_OFFSET:
 		if (parse_addr("--resume-offset", optarg, &o->resume_offset))
 			return -1;
@@ -393,7 +400,8 @@ static int resolve_slot(struct kexec_opts *o)
 		return -1;
 	}
 	if (o->action == ACT_EXEC || o->action == ACT_FORCE ||
-	    o->action == ACT_JUMP || o->action == ACT_HIBERNATE) {
+	    o->action == ACT_JUMP || o->action == ACT_HIBERNATE ||
+	    o->action == ACT_WARM_UP) {
 		report_err("options: -p and %s cannot be combined",
 			   o->action == ACT_HIBERNATE && o->snapshot ?
 			   "--snapshot" : action_name(o->action));
@@ -417,7 +425,7 @@ static void bad_option(int c, char **argv)
 		report_err("-%c: needs an argument", optopt);
 	else if (c == ':')
 		report_err("%s: needs an argument", arg);
-	else if (optopt && optopt < 256 && strchr(short_opts, optopt))
+	else if (optopt >= 256 || (optopt && strchr(short_opts, optopt)))
 		/* a known option: a long one given "=value" it cannot take */
 		report_err("%s: takes no argument", arg);
 	else if (optopt && optopt < 256)

@@ -25,6 +25,7 @@ enum kexec_action {
 	ACT_VERSION,	/* -v */
 	ACT_IMAGE_INFO,	/* --image-info=TARGET [--verify] */
 	ACT_RESUME,	/* --resume=TARGET */
+	ACT_WARM_UP,	/* --warm-up */
 };
 
 #define KEXEC_MAX_APPEND	KJ_MAX_APPEND

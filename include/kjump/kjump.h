@@ -132,13 +132,17 @@ int kj_jump(struct kj_ctx *ctx, unsigned int flags);
  * kexec jump parameter page, jump, and read the writer's status when it
  * jumps back.  With snapshot set, the writer jumps back after saving and
  * this returns 0 with the result filled in; without it, the writer powers
- * the machine off after committing the image, and this only returns on
- * failure.  A failure in the crash kernel comes back as an error with its
- * reason (-EIO), a cancel as -ECANCELED.
+ * the machine off after committing the image, and this returns 0 with
+ * resumed set after a kj_resume() of the image, else only on failure.  A
+ * failure in the crash kernel comes back as an error with its reason
+ * (-EIO), a cancel as -ECANCELED.  With warm_up set there is no target:
+ * the crash kernel boots (the first time) or is entered again, its writer
+ * answers at once, and a later save does not wait for that boot.
  */
 struct kj_hibernate_spec {
 	const char *target;		/* block device or file */
 	bool snapshot;			/* come back after the save */
+	bool warm_up;			/* no save: only the round trip */
 	const char *compress;		/* "lz4" (NULL), "zstd", "none" */
 	int level;			/* 0: the compressor's default */
 	unsigned int threads;		/* 0: one per CPU of the crash kernel */

@@ -49,8 +49,11 @@ struct hib_self {
 
 static const char *what(const struct kj_hibernate_spec *spec)
 {
+	if (spec->warm_up)
+		return "--warm-up";
 	return spec->snapshot ? "--snapshot" : "--hibernate";
 }
+
 
 static int check_kernel(struct kj_ctx *ctx, const struct kj_hibernate_spec *s)
 {
@@ -290,7 +293,7 @@ static int judge_status(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	res->raw_bytes = st->raw_bytes;
 	res->stored_bytes = st->stored_bytes;
 	res->write_ms = st->write_ms;
-	if (!s->snapshot && !res->resumed)
+	if (!s->snapshot && !s->warm_up && !res->resumed)
 		kj_warn(ctx, "%s: the image is committed, but the crash kernel came back instead of powering off",
 			what(s));
 	return 0;
@@ -388,6 +391,28 @@ static int prepare(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	return ret;
 }
 
+/* Only the round trip: B boots now, or is entered again, and answers. */
+static int warm_up(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		   struct kj_hibernate_result *res)
+{
+	struct kjh_request req = { .mode = KJH_MODE_READY };
+	struct kjh_status st;
+	int ret;
+
+	ret = write_request(ctx, s, &req);
+	if (ret)
+		return ret;
+	ret = kj_jump(ctx, s->run_flags);
+	if (ret) {
+		clear_request(ctx);
+		return ret;
+	}
+	ret = read_status(ctx, s, &st);
+	if (!ret)
+		ret = judge_status(ctx, s, &st, res);
+	return ret;
+}
+
 int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 		 struct kj_hibernate_result *res)
 {
@@ -400,6 +425,8 @@ int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	ret = check_kernel(ctx, s);
 	if (!ret)
 		ret = check_crash_kernel(ctx, s);
+	if (!ret && s->warm_up)
+		return warm_up(ctx, s, res);
 	if (!ret)
 		ret = read_self(ctx, s, &self);
 	if (ret)

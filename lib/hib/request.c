@@ -89,6 +89,10 @@ int kjh_request_format(const struct kjh_request *req, char *buf, size_t size)
 
 	if (strchr(req->target, '\n'))
 		return -EINVAL;
+	if (req->mode == KJH_MODE_READY) {
+		put(&o, REQUEST_FIRST "\nmode=ready\n");
+		return put_end(&o);
+	}
 	put(&o, REQUEST_FIRST "\nmode=%s\ndev=%u:%u\ndev-size=%llu\n"
 	    "offset=%llu\ncapacity=%llu\nnonce=",
 	    req->mode == KJH_MODE_SNAPSHOT ? "snapshot" : "hibernate",
@@ -310,6 +314,8 @@ static int req_value(enum req_key k, const struct line *l,
 			req->mode = KJH_MODE_HIBERNATE;
 		else if (val_is(l, "snapshot"))
 			req->mode = KJH_MODE_SNAPSHOT;
+		else if (val_is(l, "ready"))
+			req->mode = KJH_MODE_READY;
 		else
 			return -EINVAL;
 		return 0;
@@ -382,7 +388,7 @@ int kjh_request_parse(const char *text, size_t len, struct kjh_request *req,
 		      char *err, size_t err_size)
 {
 	const char *p, *end;
-	unsigned int seen = 0;
+	unsigned int seen = 0, required;
 	struct line l;
 	int k, i;
 
@@ -406,8 +412,11 @@ int kjh_request_parse(const char *text, size_t len, struct kjh_request *req,
 				   (int)(l.val_len > 64 ? 64 : l.val_len),
 				   l.val);
 	}
+	/* ready: nothing to save, so nothing else is needed */
+	required = req->mode == KJH_MODE_READY && (seen & (1u << RK_MODE)) ?
+		   1u << RK_MODE : RK_REQUIRED;
 	for (i = 0; i < RK_NR; i++)
-		if ((RK_REQUIRED & (1u << i)) && !(seen & (1u << i)))
+		if ((required & (1u << i)) && !(seen & (1u << i)))
 			return bad(err, err_size, "no %s= in the request",
 				   req_keys[i]);
 	return 0;

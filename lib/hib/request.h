@@ -9,7 +9,10 @@
  *
  *   request (A -> B, at most KJ_JUMP_REQUEST_MAX bytes):
  *     kjump-hibernate-request 1
- *     mode=hibernate|snapshot      power off after the save, or come back
+ *     mode=hibernate|snapshot|ready  power off after the save, come
+ *                                  back after it, or (ready) only come
+ *                                  back: B's boot is behind it
+ *                                  (kexec --warm-up); no other key then
  *     dev=MAJ:MIN                  the block device the image is on
  *     dev-size=BYTES               its size, as A saw it
  *     offset=BYTES                 where image block 0 is on it
@@ -37,7 +40,7 @@
 
 #include "image-format.h"
 
-enum kjh_mode { KJH_MODE_HIBERNATE, KJH_MODE_SNAPSHOT };
+enum kjh_mode { KJH_MODE_HIBERNATE, KJH_MODE_SNAPSHOT, KJH_MODE_READY };
 enum kjh_result { KJH_RESULT_OK, KJH_RESULT_ERROR, KJH_RESULT_CANCELLED };
 
 struct kjh_request {

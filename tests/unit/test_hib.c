@@ -99,6 +99,23 @@ TEST(request_defaults_and_unknown_keys)
 	CHECK_EQ_U64(r.nonce[15], 0xff);
 }
 
+TEST(request_ready)
+{
+	struct kjh_request a = { .mode = KJH_MODE_READY }, b;
+	char buf[KJ_JUMP_REQUEST_MAX_TEST], err[128];
+	int len;
+
+	/* nothing to save: the mode alone, and the target is not sent */
+	snprintf(a.target, sizeof(a.target), "unused");
+	len = kjh_request_format(&a, buf, sizeof(buf));
+	CHECK(len > 0);
+	CHECK_STR(buf, REQ_FIRST "mode=ready\n");
+	CHECK_EQ_INT(kjh_request_parse(buf, (size_t)len, &b, err,
+				       sizeof(err)), 0);
+	CHECK_EQ_INT(b.mode, KJH_MODE_READY);
+	CHECK_EQ_INT(b.target[0], '\0');
+}
+
 static const struct {
 	const char *text, *why;
 } bad_requests[] = {
@@ -118,6 +135,8 @@ static const struct {
 	{ REQ_BASE "kjump-hibernate-request 1\n", "second" },
 	{ REQ_BASE "just words\n", "not key=value" },
 	{ "kjump-hibernate-request 1\nmode=snapshot\n", "no dev=" },
+	{ REQ_FIRST "dev=8:1\n", "no mode=" },
+	{ REQ_FIRST "mode=ready\nmode=ready\n", "twice" },
 };
 
 TEST(request_bad_inputs)
@@ -412,7 +431,7 @@ TEST(resume_fs_changed)
 }
 
 UNIT_MAIN("hib", RUN(crc32c_vector), RUN(crc32c_chained),
-	  RUN(request_round_trip), RUN(request_defaults_and_unknown_keys),
+	  RUN(request_round_trip), RUN(request_ready), RUN(request_defaults_and_unknown_keys),
 	  RUN(request_bad_inputs), RUN(status_round_trip),
 	  RUN(compress_methods), RUN(resume_header_refusals),
 	  RUN(resume_ram_map), RUN(resume_fs_changed))

@@ -137,6 +137,31 @@ TEST(conflicts)
 	bad(ctx, "cannot be combined", "-ej", NULL);
 }
 
+TEST(warm_up)
+{
+	struct kexec_opts o;
+
+	ok(ctx, &o, "--warm-up", NULL);
+	CHECK_EQ_INT(o.action, ACT_WARM_UP);
+	CHECK(o.kernel == NULL && o.hib_target == NULL);
+	ok(ctx, &o, "--warm-up", "-x", NULL);
+	CHECK(o.no_ifdown);
+	bad(ctx, "kexec: options: -p and --warm-up cannot be combined",
+	    "-p", "--warm-up", NULL);
+	bad(ctx, "kexec: options: --warm-up and -l cannot be combined",
+	    "--warm-up", "-l", NULL);
+	bad(ctx, "kexec: options: --warm-up and --hibernate cannot be combined",
+	    "--warm-up", "--hibernate=/dev/sdb", NULL);
+	bad(ctx, "kexec: options: --snapshot and --warm-up cannot be combined",
+	    "--snapshot=/dev/sdb", "--warm-up", NULL);
+	bad(ctx, "kexec: --compress: only with --hibernate or --snapshot",
+	    "--warm-up", "--compress=zstd", NULL);
+	bad(ctx, "kexec: k: a kernel image makes no sense with this action",
+	    "--warm-up", "k", NULL);
+	bad(ctx, "kexec: --warm-up=now: takes no argument", "--warm-up=now",
+	    NULL);
+}
+
 TEST(kernel_argument)
 {
 	bad(ctx, "no kernel image given", "-l", NULL);
@@ -253,6 +278,7 @@ TEST(unknown_option)
 	/* a long option given a value it does not take */
 	bad(ctx, "--exec=1: takes no argument", "--exec=1", NULL);
 	bad(ctx, "--load=k: takes no argument", "--load=k", NULL);
+	bad(ctx, "--verify=1: takes no argument", "--verify=1", NULL);
 }
 
 /* A failed parse must not leak state into the next one. */
@@ -336,4 +362,5 @@ UNIT_MAIN("options",
 	RUN(kernel_argument), RUN(append_accumulates), RUN(append_limit),
 	RUN(initrd), RUN(mem_limits), RUN(mem_garbage), RUN(mem_min_above_max),
 	RUN(unknown_option), RUN(reparse_after_error),
-	RUN(options_after_kernel), RUN(help), RUN(version), RUN(panic_slot))
+	RUN(options_after_kernel), RUN(help), RUN(version), RUN(panic_slot),
+	RUN(warm_up))

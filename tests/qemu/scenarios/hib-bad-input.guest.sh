@@ -1,7 +1,8 @@
 #!/bin/sh
-# hib-bad-input: kexec --snapshot / --hibernate with bad input fails before
-# the jump, with one "kexec: " line that says why and a non-zero exit, and
-# leaves everything as it was: the crash slot, no request pending in the
+# hib-bad-input: kexec --snapshot / --hibernate / --warm-up with bad input
+# fails before the jump, with one "kexec: " line that says why and a
+# non-zero exit, and leaves everything as it was: the crash slot, no
+# request pending in the
 # jump parameter page, the disk's first MiB, no file left behind.
 #
 # The disk (300 MiB) holds an ext2 file system and is too small for the
@@ -27,6 +28,8 @@ B=$(kj_b_append)
 
 kj_table <<'TABLE'
 nothing-loaded | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: --snapshot: nothing loaded
+warm-nothing   | "$KEXEC" --warm-up                        | !0 | ^kexec: --warm-up: nothing loaded \(load the image-writing kernel with kexec -p first\)$
+warm-with-p    | "$KEXEC" -p --warm-up                     | !0 | ^kexec: options: -p and --warm-up cannot be combined$
 both-modes     | "$KEXEC" --snapshot=$DISK --hibernate=$DISK | !0 | ^kexec: options: --snapshot and --hibernate cannot be combined$
 with-p         | "$KEXEC" -p --hibernate=$DISK             | !0 | ^kexec: options: -p and --hibernate cannot be combined$
 bad-compress   | "$KEXEC" --snapshot=$DISK --compress=lzma | !0 | ^kexec: --compress=lzma: not lz4, zstd or none$
@@ -37,6 +40,7 @@ TABLE
 kj_run_ok load-plain "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz --append="$B" || exit 1
 kj_table <<'TABLE'
 no-helper      | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: --snapshot: the loaded crash kernel has no image writer in its initramfs
+warm-no-helper | "$KEXEC" --warm-up                        | !0 | ^kexec: --warm-up: the loaded crash kernel has no image writer in its initramfs
 TABLE
 
 kj_run_ok load-hib "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz --append="$B" || exit 1
