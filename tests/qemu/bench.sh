@@ -146,75 +146,109 @@ hib_table() {
 	}'
 }
 
-# Ours against swsusp, from a finished hib-resume-bench run: per case the
-# host times of the steps file (command to QEMU exit, QEMU start to the
-# resumed shell, to every page verified), image bytes and swap use from
-# the serial log, and for ours where the resume's time goes.
-resume_table() {
+# Ours against swsusp, from finished hib-resume-bench runs.  resume_rows
+# prints one line per case of one run: the host times of the steps file
+# (command to QEMU exit, QEMU start to the resumed shell, to every page
+# verified), image bytes and swap use from the serial log, and for ours
+# where the resume's time goes; "-" where a value does not apply.
+resume_rows() {
 	local log=$1 steps=$2
 	tr -d '\r' <"$log" | awk -v steps="$steps" '
-	function kv(line, key,   m) {
-		if (match(line, " " key "=[^ ]+")) {
-			m = substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
-			return m
-		}
+	function kv(line, key) {
+		if (match(line, " " key "=[^ ]+"))
+			return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
 		return ""
 	}
 	function t(l,   a) { split(l, a, " "); return a[1] + 0 }
-	/KJ A: bench [a-z0-9-]+ hibernate pages=/ {
-		split($0, w, "bench "); split(w[2], v, " "); c = v[1]
-		n++; name[n] = c; pages[c] = kv($0, "pages")
-	}
-	/KJ A: bench [a-z0-9-]+ resumed swapped=/ { split($0, w, "bench "); split(w[2], v, " "); x = kv($0, "swapped"); sub(/MiB$/, "", x); swr[v[1]] = x }
+	function casename(l,   w, v) { split(l, w, "bench "); split(w[2], v, " "); return v[1] }
+	/KJ A: bench [a-z0-9-]+ hibernate pages=/ { c = casename($0); n++; name[n] = c; pages[c] = kv($0, "pages") }
+	/KJ A: bench [a-z0-9-]+ resumed swapped=/ { x = kv($0, "swapped"); sub(/MiB$/, "", x); swr[casename($0)] = x }
 	/KJ A: bench [a-z0-9-]+ image .* in [0-9]+ bytes/ {
-		split($0, w, "bench "); split(w[2], v, " ")
-		if (match($0, "in [0-9]+ bytes")) img[v[1]] = substr($0, RSTART + 3, RLENGTH - 9)
+		if (match($0, "in [0-9]+ bytes")) img[casename($0)] = substr($0, RSTART + 3, RLENGTH - 9)
 	}
 	/PM: hibernation: Wrote [0-9]+ kbytes/ {
-		if (match($0, "Wrote [0-9]+ kbytes")) { wrote[++nw] = substr($0, RSTART + 6, RLENGTH - 13) * 1024 }
+		if (match($0, "Wrote [0-9]+ kbytes")) wrote[++nw] = substr($0, RSTART + 6, RLENGTH - 13) * 1024
 	}
 	/resume: .* pages read and verified in [0-9]+ ms/ {
 		if (match($0, "in [0-9]+ ms")) rd[++nr] = substr($0, RSTART + 3, RLENGTH - 6)
 		if (match($0, "stream [0-9]+ ms")) sm[nr] = substr($0, RSTART + 7, RLENGTH - 10)
 		if (match($0, "of which [0-9]+ ms")) wt[nr] = substr($0, RSTART + 9, RLENGTH - 12)
 	}
-	/KJ A: bench swsusp-80-noswap failed/ { noswap = $0; sub(/.*failed /, "", noswap) }
+	/KJ A: bench swsusp-80-noswap failed/ { x = $0; sub(/.*failed /, "", x); print "noswap", x }
 	END {
 		while ((getline l < steps) > 0) {
-			if (l ~ /qemu started/) { qs[++nq] = t(l) }
-			if (l ~ /qemu exited/) { qx[++nx] = t(l) }
-			if (l ~ /A\.start/) { ast[nq] = t(l) }
-			if (match(l, "bench [a-z0-9-]+ (hibernate|resumed|verified)")) {
+			if (l ~ /qemu started/) qs[++nq] = t(l)
+			if (l ~ /qemu exited/) qx[++nx] = t(l)
+			if (l ~ /A\.start/) ast[nq] = t(l)
+			if (match(l, "bench [a-z0-9-]+ (hibernate|resumed|verified|warm-up|warmed)")) {
 				split(substr(l, RSTART, RLENGTH), v, " ")
 				at[v[2], v[3]] = t(l); boot[v[2], v[3]] = nq
 			}
 		}
-		print "kexec hibernation against swsusp (hib-resume-bench): one QEMU guest (TCG), 512 MiB, 2 vCPUs, crashkernel=64M, the same kernel and virtio disk; memfill (not locked) filling X% of MemTotal"
-		print ""
-		print "| case | pages filled | hibernate s | resume s | until verified s | image MB | swapped out MiB | boot to shell s | image read s | restore to shell s |"
-		note = "image MB: ours, the bytes on disk; swsusp, the kbytes it says it wrote (before LZO)"
-		print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 		iw = 0; ir = 0
 		for (i = 1; i <= n; i++) {
 			c = name[i]
-			hb = boot[c, "hibernate"]; rb = boot[c, "resumed"]
-			h = qx[hb] - at[c, "hibernate"]
+			rb = boot[c, "resumed"]
+			h = qx[boot[c, "hibernate"]] - at[c, "hibernate"]
 			r = at[c, "resumed"] - qs[rb]
 			vv = at[c, "verified"] - qs[rb]
 			if (c ~ /^ours/) {
-				mb = img[c] / 1e6; ir++
+				ir++
 				ab = ast[rb] - qs[rb]; rs = rd[ir] / 1000
-				printf "| %s | %s | %.1f | %.1f | %.1f | %.1f | %s | %.1f | %.1f | %.1f |\n", c, pages[c], h, r, vv, mb, swr[c], ab, rs, r - ab - rs
-				br[ir] = sprintf("%s: the image read %.2f s: stream %.2f s, of which the writer waited %.2f s for decoded chunks", c, rs, sm[ir] / 1000, wt[ir] / 1000)
+				wu = (c, "warmed") in at ? at[c, "warmed"] - at[c, "warm-up"] : "-"
+				print "case", c, pages[c], h, r, vv, img[c] / 1e6, swr[c], ab, rs, r - ab - rs, sm[ir] / 1000, wt[ir] / 1000, wu
 			} else {
-				mb = wrote[++iw] / 1e6
-				printf "| %s | %s | %.1f | %.1f | %.1f | %.1f | %s | | | |\n", c, pages[c], h, r, vv, mb, swr[c]
+				print "case", c, pages[c], h, r, vv, wrote[++iw] / 1e6, swr[c], "-", "-", "-", "-", "-", "-"
 			}
 		}
+	}'
+}
+
+# resume_table SERIAL STEPS [SERIAL STEPS ...]: the medians of the runs.
+resume_table() {
+	local runs=$(($# / 2))
+	while [ $# -ge 2 ]; do
+		resume_rows "$1" "$2" || return 1
+		shift 2
+	done | awk -v runs=$runs '
+	function median(list,   a, m, i, j, x) {
+		m = split(list, a, " ")
+		for (i = 2; i <= m; i++) {	# insertion sort, m is small
+			x = a[i] + 0
+			for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]
+			a[j + 1] = x
+		}
+		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+	}
+	$1 == "noswap" { sub(/^noswap /, ""); noswap = $0; next }
+	$1 == "case" {
+		c = $2
+		if (!(c in seen)) { seen[c] = 1; order[++n] = c }
+		for (k = 3; k <= NF; k++)
+			if ($k != "-") v[c, k] = v[c, k] (v[c, k] == "" ? "" : " ") $k
+	}
+	function m(c, k, f) { return v[c, k] == "" ? "" : sprintf(f, median(v[c, k])) }
+	END {
+		printf "kexec hibernation against swsusp (hib-resume-bench): one QEMU guest (TCG), 512 MiB, 2 vCPUs, crashkernel=64M, the same kernel and virtio disk; memfill (not locked) filling X%% of MemTotal; medians of %d run(s)\n\n", runs
+		print "| case | pages filled | hibernate s | resume s | until verified s | image MB | swapped out MiB | boot to shell s | image read s | restore to shell s |"
+		print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		for (i = 1; i <= n; i++) {
+			c = order[i]
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c, m(c, 3, "%d"),
+				m(c, 4, "%.1f"), m(c, 5, "%.1f"), m(c, 6, "%.1f"), m(c, 7, "%.1f"),
+				m(c, 8, "%d"), m(c, 9, "%.1f"), m(c, 10, "%.1f"), m(c, 11, "%.1f")
+		}
 		print ""
-		print note
-		for (i = 1; i <= ir; i++)
-			print br[i]
+		print "image MB: ours, the bytes on disk; swsusp, the kbytes it says it wrote (before LZO)"
+		for (i = 1; i <= n; i++) {
+			c = order[i]
+			if (v[c, 12] == "")
+				continue
+			printf "%s: the image read: stream %s s, of which the writer waited %s s for decoded chunks", c, m(c, 12, "%.2f"), m(c, 13, "%.2f")
+			if (v[c, 14] != "")
+				printf "; kexec --warm-up before it (B boots) %s s", m(c, 14, "%.1f")
+			print ""
+		}
 		if (noswap != "")
 			printf "\nswsusp at 80%% without swap: %s\n", noswap
 	}'
@@ -222,8 +256,10 @@ resume_table() {
 
 case ${1:-} in
 --resume-table)
-	[ $# = 3 ] || { echo "usage: $0 --resume-table SERIAL_LOG STEPS" >&2; exit 2; }
-	resume_table "$2" "$3"
+	shift
+	[ $# -ge 2 ] && [ $(($# % 2)) = 0 ] ||
+		{ echo "usage: $0 --resume-table SERIAL_LOG STEPS [SERIAL_LOG STEPS ...]" >&2; exit 2; }
+	resume_table "$@"
 	exit ;;
 --hib-table)
 	[ $# = 3 ] || { echo "usage: $0 --hib-table SERIAL_LOG STEPS" >&2; exit 2; }
@@ -275,9 +311,17 @@ echo "== hibernation: scenario hib-bench"
 hib_table "$logdir/hib-bench.serial.log" "$logdir/hib-bench.steps" >"$logdir/hib-bench.txt" || exit 1
 cat "$logdir/hib-bench.txt"
 echo
-echo "== hibernation against swsusp: scenario hib-resume-bench"
-"$here/run-scenario.sh" hib-resume-bench ||
-	{ echo "== bench: hib-resume-bench failed (logs: $logdir/hib-resume-bench.*)" >&2; exit 1; }
-resume_table "$logdir/hib-resume-bench.serial.log" "$logdir/hib-resume-bench.steps" \
-	>"$logdir/hib-resume-bench.txt" || exit 1
+rruns=${BENCH_RESUME_RUNS:-3}
+[[ $rruns =~ ^[1-9][0-9]*$ ]] || { echo "bench: BENCH_RESUME_RUNS must be a positive integer, not '$rruns'" >&2; exit 2; }
+echo "== hibernation against swsusp: scenario hib-resume-bench, $rruns run(s)"
+pairs=()
+for ((i = 1; i <= rruns; i++)); do
+	"$here/run-scenario.sh" hib-resume-bench ||
+		{ echo "== bench: hib-resume-bench failed (logs: $logdir/hib-resume-bench.*)" >&2; exit 1; }
+	for f in serial.log steps; do
+		cp "$logdir/hib-resume-bench.$f" "$logdir/hib-resume-bench.run$i.$f" || exit 1
+	done
+	pairs+=("$logdir/hib-resume-bench.run$i.serial.log" "$logdir/hib-resume-bench.run$i.steps")
+done
+resume_table "${pairs[@]}" >"$logdir/hib-resume-bench.txt" || exit 1
 cat "$logdir/hib-resume-bench.txt"

@@ -235,6 +235,51 @@ starttime() {
 	cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null || echo gone
 }
 
+# kj_meminfo FIELD: the value of FIELD in /proc/meminfo (kB).
+kj_meminfo() {
+	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
+}
+
+# kj_memfill_pct PCT TAG: kj_memfill_start with as many MiB as make PCT% of
+# MemTotal in use in all; sets total (MemTotal, kB), mib and PAGES (the
+# pages memfill holds).
+kj_memfill_pct() {
+	total=$(kj_meminfo MemTotal)
+	_used=$((total - $(kj_meminfo MemFree)))
+	mib=$(((total * $1 / 100 - _used) / 1024))
+	PAGES=$((mib * 256))
+	kj_memfill_start $mib "$2"
+}
+
+# kj_mbr DISK START SECTORS TYPE [START SECTORS TYPE]: write an MBR with
+# one or two primary partitions (TYPE as an octal byte: 203 Linux, 202
+# swap; START and SECTORS in 512-byte sectors) and have the kernel read it
+# (blockdev's errors in /tmp/pt.err).
+kj_mbr() {
+	_disk=$1
+	shift
+	{
+		dd if=/dev/zero bs=446 count=1 2>/dev/null
+		_n=0
+		while [ $# -ge 3 ]; do
+			printf "\\000\\000\\000\\000\\$3\\000\\000\\000"
+			printf "$(kj_le32 $1)$(kj_le32 $2)"
+			_n=$((_n + 1))
+			shift 3
+		done
+		dd if=/dev/zero bs=$((64 - 16 * _n)) count=1 2>/dev/null
+		printf '\125\252'
+	} >/tmp/mbr
+	dd if=/tmp/mbr of="$_disk" bs=512 count=1 conv=notrunc,fsync 2>/dev/null
+	blockdev --rereadpt "$_disk" 2>/tmp/pt.err
+}
+
+# kj_le32 N: N as four little-endian bytes, in printf escapes.
+kj_le32() {
+	printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $((($1 >> 8) & 255)) \
+		$((($1 >> 16) & 255)) $((($1 >> 24) & 255))
+}
+
 # kj_memfill_start MIB TAG: fill MIB of memory with memfill's pattern TAG
 # in the background ($mfpid), say its first report line and check it
 # (kj_memfill_line holds it).  Its lines come through a FIFO the shell

@@ -30,19 +30,13 @@
 DISK=/dev/vda
 tag=$KJ_MARKER$KJ_MARKER
 
-meminfo() {
-	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
-}
 
 case $KJ_STAGE.$KJ_BOOT in
 A.1)
 	kj_need_kexec
 	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
 		--append="$(kj_b_append)" || exit 1
-	total=$(meminfo MemTotal)
-	used=$((total - $(meminfo MemFree)))
-	mib=$(((total * 6 / 10 - used) / 1024))
-	kj_memfill_start $mib "$tag" || exit 1
+	kj_memfill_pct 60 "$tag" || exit 1
 	# wall time across a jump: the TSC (A's own clocks stand still)
 	khz=$(monotime --tsc-khz)
 	for c in lz4 zstd none; do

@@ -9,6 +9,10 @@
 # filling PCT% of MemTotal:
 #   ours-40, ours-80     kexec --hibernate=/dev/vda1, power-off, and in the
 #                        next boot kexec --resume=/dev/vda1 from A'
+#   ours-40-warm, ours-80-warm  the same after kexec --warm-up (B booted
+#                        beforehand: the hibernate does not wait for it)
+#   ours-80-none         ours-80-warm with --compress=none (a resume
+#                        without decompression)
 #   swsusp-40, swsusp-80 swapon /dev/vda2, echo disk > /sys/power/state
 #                        (/sys/power/disk = shutdown), and the next boot's
 #                        kernel restores it itself (resume=)
@@ -34,6 +38,30 @@
 #: mark A.start
 #: console 120 KJ A: bench ours-80 resumed
 #: console 120 KJ A: bench ours-80 verified
+#: console 300 KJ A: bench ours-40-warm warm-up
+#: mark B.start 120
+#: console 120 KJ A: bench ours-40-warm warmed
+#: console 120 KJ A: bench ours-40-warm hibernate
+#: mark A.reboot 120
+#: mark A.start
+#: console 120 KJ A: bench ours-40-warm resumed
+#: console 120 KJ A: bench ours-40-warm verified
+#: console 300 KJ A: bench ours-80-warm warm-up
+#: mark B.start 120
+#: console 120 KJ A: bench ours-80-warm warmed
+#: console 120 KJ A: bench ours-80-warm hibernate
+#: mark A.reboot 120
+#: mark A.start
+#: console 120 KJ A: bench ours-80-warm resumed
+#: console 120 KJ A: bench ours-80-warm verified
+#: console 300 KJ A: bench ours-80-none warm-up
+#: mark B.start 120
+#: console 120 KJ A: bench ours-80-none warmed
+#: console 120 KJ A: bench ours-80-none hibernate
+#: mark A.reboot 120
+#: mark A.start
+#: console 120 KJ A: bench ours-80-none resumed
+#: console 120 KJ A: bench ours-80-none verified
 #: console 300 KJ A: bench swsusp-40 hibernate
 #: mark A.reboot 120
 #: console 120 KJ A: bench swsusp-40 resumed
@@ -52,43 +80,14 @@ SWAP=/dev/vda2
 tag=$KJ_MARKER$KJ_MARKER
 export MEMFILL_NOLOCK=1
 
-meminfo() {                # meminfo FIELD: kB
-	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
-}
-
-le32() {                   # le32 N: four bytes, little-endian, as printf escapes
-	printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $((($1 >> 8) & 255)) \
-		$((($1 >> 16) & 255)) $((($1 >> 24) & 255))
-}
-
-# vda1: 640 MiB from sector 2048; vda2: 768 MiB after it
-partition() {
-	_s1=$((640 * 2048)) _s2=$((768 * 2048))
-	{
-		dd if=/dev/zero bs=446 count=1 2>/dev/null
-		printf '\000\000\000\000\203\000\000\000'
-		printf "$(le32 2048)$(le32 $_s1)"
-		printf '\000\000\000\000\202\000\000\000'
-		printf "$(le32 $((2048 + _s1)))$(le32 $_s2)"
-		dd if=/dev/zero bs=32 count=1 2>/dev/null
-		printf '\125\252'
-	} >/tmp/mbr
-	dd if=/tmp/mbr of=$DISK bs=512 count=1 conv=notrunc,fsync 2>/dev/null
-	blockdev --rereadpt $DISK
-}
-
 # fill PCT% of MemTotal in all (a fresh pattern)
 fill() {
 	[ -n "${mfpid:-}" ] && kill $mfpid && wait $mfpid 2>/dev/null
-	total=$(meminfo MemTotal)
-	used=$((total - $(meminfo MemFree)))
-	mib=$(((total * $1 / 100 - used) / 1024))
-	PAGES=$((mib * 256))
-	kj_memfill_start $mib "$tag" || exit 1
+	kj_memfill_pct $1 "$tag" || exit 1
 }
 
 swapped() {                # MiB of swap in use
-	echo $((($(meminfo SwapTotal) - $(meminfo SwapFree)) / 1024))
+	echo $((($(kj_meminfo SwapTotal) - $(kj_meminfo SwapFree)) / 1024))
 }
 
 # after a resume: A's shell answers, then every page is checked
@@ -99,13 +98,29 @@ after() {                  # after NAME
 	kj_eq "$1 dmesg-errors" "$(kj_dmesg_errors)" 0
 }
 
-ours() {                   # ours NAME PCT
+# ours NAME PCT [warm [COMPRESS]]: B boots in the hibernate (it asks for
+# the next boot), or with warm it boots before, in kexec --warm-up, and
+# waits in kjump-save; the hibernate enters it again, so A asks itself.
+ours() {
 	fill $2
+	_b=$(kj_b_append)
+	[ "${3:-}" = warm ] && _b="$_b kjump.warm=1"
 	kj_run_ok "load $1" "$KEXEC" -p /boot/bzImage \
-		--initrd=/boot/initrd-b-hib.cpio.gz --append="$(kj_b_append)" || exit 1
-	kj_say "bench $1 hibernate pages=$PAGES"
-	kj_handover B "hibernate $1"
-	kj_run "hibernate $1" "$KEXEC" --hibernate=$PART
+		--initrd=/boot/initrd-b-hib.cpio.gz --append="$_b" || exit 1
+	if [ "${3:-}" = warm ]; then
+		kj_say "bench $1 warm-up"
+		kj_handover B "warm-up $1"
+		kj_run_ok "warm-up $1" "$KEXEC" --warm-up || exit 1
+		kj_match "$1 warmed" "$(cat /tmp/kj.out)" \
+			'^warm-up: the image writer is ready; --hibernate and --snapshot start at once now$'
+		kj_say "bench $1 warmed"
+		kj_say "bench $1 hibernate pages=$PAGES"
+		kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
+	else
+		kj_say "bench $1 hibernate pages=$PAGES"
+		kj_handover B "hibernate $1"
+	fi
+	kj_run "hibernate $1" "$KEXEC" --hibernate=$PART --compress=${4:-lz4}
 	rc=$?
 	KJ_BOOT=$((KJ_BOOT + 1))
 	export KJ_BOOT
@@ -139,8 +154,9 @@ A)
 		exit 1
 	fi
 	kj_need_kexec
-	partition
-	kj_true partitions "no $PART or $SWAP" test -b $PART -a -b $SWAP
+	# vda1: 640 MiB from sector 2048; vda2: 768 MiB of swap after it
+	kj_mbr $DISK 2048 $((640 * 2048)) 203 $((2048 + 640 * 2048)) $((768 * 2048)) 202
+	kj_true partitions "no $PART or $SWAP ($(tr '\n' ' ' </tmp/pt.err))" test -b $PART -a -b $SWAP
 	kj_true mkswap "mkswap $SWAP failed" mkswap $SWAP
 	# the kernel looked for resume=/dev/vda2 at boot, before it existed
 	kj_true resume-dev "cannot set /sys/power/resume" \
@@ -148,6 +164,9 @@ A)
 	echo shutdown >/sys/power/disk
 	ours ours-40 40
 	ours ours-80 80
+	ours ours-40-warm 40 warm
+	ours ours-80-warm 80 warm
+	ours ours-80-none 80 warm none
 	kj_true swapon "swapon $SWAP failed" swapon $SWAP
 	swsusp swsusp-40 40
 	swsusp swsusp-80 80
@@ -164,6 +183,13 @@ A)
 	kill $mfpid
 	;;
 B)
+	if [ "$(cmdline_word kjump.warm 0)" = 1 ]; then
+		kj_ok "B entered for a warm-up"
+		# answers the warm-up, jumps back, saves when entered again
+		kjump-save </dev/null 2>/dev/console
+		kj_fail kjump-save "returned with status $? instead of powering off"
+		exit 1
+	fi
 	kj_ok "B entered for the save"
 	kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
 	kjump-save --once </dev/null 2>/dev/console

@@ -51,33 +51,6 @@ FILE=/mnt/fs/hib.img
 PCT=40
 tag=$KJ_MARKER$KJ_MARKER
 
-meminfo() {                # meminfo FIELD: kB
-	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
-}
-
-starttime() {              # field 22 of /proc/PID/stat: start in jiffies
-	sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20
-}
-
-le32() {                   # le32 N: four bytes, little-endian, as printf escapes
-	printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $((($1 >> 8) & 255)) \
-		$((($1 >> 16) & 255)) $((($1 >> 24) & 255))
-}
-
-# one Linux partition from sector 2048 to the end of the disk
-partition() {
-	_sectors=$(($(cat /sys/block/vda/size) - 2048))
-	{
-		dd if=/dev/zero bs=446 count=1 2>/dev/null
-		printf '\000\000\000\000\203\000\000\000'
-		printf "$(le32 2048)$(le32 $_sectors)"
-		dd if=/dev/zero bs=48 count=1 2>/dev/null
-		printf '\125\252'
-	} >/tmp/mbr
-	dd if=/tmp/mbr of=$DISK bs=512 count=1 conv=notrunc,fsync 2>/dev/null
-	blockdev --rereadpt $DISK 2>/tmp/pt.err
-}
-
 # where A' finds the file image: "DEVICE OFFSET" at byte 512 of the disk
 put_location() {
 	printf '%-64s' "$1 $2" >/tmp/location
@@ -122,15 +95,12 @@ A)
 	fi
 	kj_need_kexec
 	[ -b $DISK ] && [ -b $FS ] || { kj_fail disks "no $DISK or $FS"; exit 1; }
-	partition
+	# one Linux partition from sector 2048 to the end of the disk
+	kj_mbr $DISK 2048 $(($(cat /sys/block/vda/size) - 2048)) 203
 	kj_true partition "no $PART after writing the partition table ($(tr '\n' ' ' </tmp/pt.err); $(grep vda /proc/partitions | tr '\n' ' '))" test -b $PART
 	mkdir -p /mnt/fs
 	mount -t ext4 $FS /mnt/fs || { kj_fail mount "cannot mount $FS"; exit 1; }
-	total=$(meminfo MemTotal)
-	used=$((total - $(meminfo MemFree)))
-	mib=$(((total * PCT / 100 - used) / 1024))
-	PAGES=$((mib * 256))
-	kj_memfill_start $mib "$tag" || exit 1
+	kj_memfill_pct $PCT "$tag" || exit 1
 	kj_counter_start
 	st0=$(starttime $$)
 	for n in 1 2 3; do

@@ -32,9 +32,6 @@ FS=/dev/vdb
 PCT=$(cmdline_word kjump.resume_pct 80)
 tag=$KJ_MARKER$KJ_MARKER
 
-meminfo() {                # meminfo FIELD: kB
-	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
-}
 
 starttime() {              # field 22 of /proc/PID/stat: start in jiffies
 	sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20
@@ -50,11 +47,7 @@ A.1)
 	sync
 	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
 		--append="$(kj_b_append)" || exit 1
-	total=$(meminfo MemTotal)
-	used=$((total - $(meminfo MemFree)))
-	mib=$(((total * PCT / 100 - used) / 1024))
-	PAGES=$((mib * 256))
-	kj_memfill_start $mib "$tag" || exit 1
+	kj_memfill_pct $PCT "$tag" || exit 1
 	kj_counter_start
 	st0=$(starttime $$)
 	kj_say "MemTotal=${total}kB memfill=${mib}MiB pid=$$"
@@ -90,7 +83,7 @@ B.1)
 	;;
 A.2)
 	kj_ok "A' booted"
-	kj_say "A' MemTotal=$(meminfo MemTotal)kB MemFree=$(meminfo MemFree)kB"
+	kj_say "A' MemTotal=$(kj_meminfo MemTotal)kB MemFree=$(kj_meminfo MemFree)kB"
 	kj_handover A "resume"
 	# its progress line to the kernel log: it never returns to be printed
 	"$KEXEC" --resume=$DISK >/dev/kmsg 2>/tmp/resume.err

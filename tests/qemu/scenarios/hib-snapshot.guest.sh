@@ -30,15 +30,12 @@ DISK=/dev/vda
 tag=$KJ_MARKER$KJ_MARKER
 COMPRESS=$(cmdline_word kjump.compress lz4)
 
-meminfo() {                # meminfo FIELD: kB
-	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
-}
 
 case $KJ_STAGE in
 A)
 	kj_need_kexec
 	[ -b $DISK ] || { kj_fail disk "no $DISK"; exit 1; }
-	kj_eq no-swap "$(meminfo SwapTotal)" 0
+	kj_eq no-swap "$(kj_meminfo SwapTotal)" 0
 	if [ "$KJ_SCENARIO" = hib-snapshot-file ]; then
 		mkdir -p /mnt/fs
 		mount -t ext4 $DISK /mnt/fs || { kj_fail mount "cannot mount $DISK as ext4"; exit 1; }
@@ -50,11 +47,7 @@ A)
 	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
 		--append="$(kj_b_append)" || exit 1
 
-	total=$(meminfo MemTotal)
-	used=$((total - $(meminfo MemFree)))
-	mib=$(((total * 8 / 10 - used) / 1024))
-	PAGES=$((mib * 256))
-	kj_memfill_start $mib "$tag" || exit 1
+	kj_memfill_pct 80 "$tag" || exit 1
 	kj_counter_start
 	echo "open-file $KJ_MARKER" >/tmp/open.txt
 	exec 6</tmp/open.txt
