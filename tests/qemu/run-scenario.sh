@@ -60,7 +60,11 @@
 #     boot N memory MIB  boot N (1, 2, ...) only: guest RAM MIB
 #     boot N config NAME boot N only: the kernel of build-kernel.sh -c NAME
 #                        (the initramfs stays the one of the main config)
+#     boot N append WORDS  boot N only: WORDS after A's command line (the
+#                        kernel takes the last crashkernel=, say)
 #     smp N              vCPUs (default 2)
+#     cpu MODEL          QEMU's -cpu MODEL (default: QEMU's own, qemu32,
+#                        which has no NX)
 #     no-poweroff        the guest ends without powering off (kexec_test
 #                        halts): after the last mark the host stops QEMU
 #     xfail REASON       known to fail: XFAIL (exit 0) when it fails, FAIL
@@ -234,8 +238,8 @@ mk_kind=() mk_stage=() mk_t=() mk_re=()
 rejects=() extra= allow_after= allow_warn= skip_why=
 total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
-boot_mem=() boot_cfg=() boot_bz=()
-disk_mib= disk_fs= fs_disk_mib= fs_disk_type= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 no_poweroff=0
+boot_mem=() boot_cfg=() boot_bz=() boot_app=()
+disk_mib= disk_fs= fs_disk_mib= fs_disk_type= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 cpu= no_poweroff=0
 hname=${hostfile##*/}
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -311,12 +315,17 @@ while IFS= read -r line || [ -n "$line" ]; do
 			boot_mem[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
 		elif [[ $rest =~ ^([1-9][0-9]*)\ config\ ([A-Za-z0-9_-]+)$ ]]; then
 			boot_cfg[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+		elif [[ $rest =~ ^([1-9][0-9]*)\ append\ (.+)$ ]]; then
+			boot_app[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
 		else
-			fail "$bad (boot N memory MIB, boot N config NAME)"
+			fail "$bad (boot N memory MIB, boot N config NAME, boot N append WORDS)"
 		fi ;;
 	smp)
 		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (smp N)"
 		smp=$rest ;;
+	cpu)
+		[[ $rest =~ ^[A-Za-z0-9_,+.=-]+$ ]] || fail "$bad (cpu MODEL)"
+		cpu=$rest ;;
 	no-poweroff)
 		[ -z "$rest" ] || fail "$bad (no-poweroff takes no argument)"
 		no_poweroff=1 ;;
@@ -551,7 +560,7 @@ for k in "${mk_kind[@]}"; do [ "$k" = reboot ] && nboots=$((nboots + 1)); done
 	echo "impl: $impl${KEXEC:+ (KEXEC=$KEXEC)}"
 	echo "marker: $marker"
 	echo "kernel: $bzimage (config $kconfig)"
-	echo "machine: ${mem_mib} MiB, $smp vCPUs${disk_mib:+, virtio disk $disk_mib MiB}"
+	echo "machine: ${mem_mib} MiB, $smp vCPUs${cpu:+, cpu $cpu}${disk_mib:+, virtio disk $disk_mib MiB}"
 	echo "boots: $nboots"
 	echo "marks:$(for ((i = 0; i < nmarks; i++)); do printf ' %s' "$(markname $i)"; done)"
 	echo "initrd: $imgdir/initrd-a.cpio.gz"
@@ -597,15 +606,15 @@ while :; do
 	# boot $boot: its own QEMU, the same serial log (appended) and disk
 	sfx=
 	[ $boot = 1 ] || sfx=.boot$boot
-	echo "--- boot $boot${boot_mem[boot]:+ (${boot_mem[boot]} MiB)}${boot_cfg[boot]:+ (kernel ${boot_cfg[boot]})}" >>"$steps"
+	echo "--- boot $boot${boot_mem[boot]:+ (${boot_mem[boot]} MiB)}${boot_cfg[boot]:+ (kernel ${boot_cfg[boot]})}${boot_app[boot]:+ (+ ${boot_app[boot]})}" >>"$steps"
 	now
 	printf '%6ss  qemu started (boot %d)\n' "$(secs $((now_us - t0)))" $boot >>"$steps"
 	qemu-system-i386 -accel tcg -nodefaults -no-reboot -nographic \
-		-m "${boot_mem[boot]:-$mem_mib}" -smp "$smp" "${drive[@]}" \
+		-m "${boot_mem[boot]:-$mem_mib}" -smp "$smp" ${cpu:+-cpu "$cpu"} "${drive[@]}" \
 		-chardev "file,id=ser0,path=$serial,append=on" -serial chardev:ser0 \
 		-d guest_errors,cpu_reset -D "$logdir/$base$sfx.qemu-debug.log" \
 		-kernel "${boot_bz[boot]:-$bzimage}" -initrd "$imgdir/initrd-a.cpio.gz" \
-		-append "$cmdline kjump.boot=$boot" \
+		-append "$cmdline${boot_app[boot]:+ ${boot_app[boot]}} kjump.boot=$boot" \
 		</dev/null >>"$logdir/$base.qemu.log" 2>&1 8>&- &
 	qemu_pid=$!
 	echo "$qemu_pid" >>"$logdir/$base.qemu.pid"

@@ -19,7 +19,7 @@
 #: timeout 900
 #: disk 640
 #: fs-disk 640 ext4
-#: append crashkernel=64M
+#: append crashkernel=64M no_console_suspend
 #: debian skip kexec --resume is ours
 #: mark A.start
 #: mark B.start 120

@@ -7,7 +7,8 @@
 # Boot 1, B: asks for another boot; the writer commits and powers off.
 # Boot 2, A' with 640 MiB instead of 512: "another RAM map".
 # Boot 3, A' on another kernel build (the PAE one): "another kernel".
-# Boot 4, A':
+# Boot 4, A' with crashkernel=32M: "another crash region".
+# Boot 5, A':
 #    a byte of the first chunk's data flipped: "corrupt: chunk 0", then put
 #    back; the commit record zeroed (a cut image): "no commit record",
 #    then put back; the ext4 file system mounted, a file touched,
@@ -22,10 +23,13 @@
 #: append crashkernel=64M
 #: boot 2 memory 640
 #: boot 3 config pae
+#: boot 4 append crashkernel=32M
 #: debian skip kexec --resume is ours
 #: mark A.start
 #: mark B.start 120
 #: mark B.reboot 120
+#: mark A.start
+#: mark A.reboot 60
 #: mark A.start
 #: mark A.reboot 60
 #: mark A.start
@@ -95,6 +99,11 @@ A.3)
 	kj_reboot_host
 	;;
 A.4)
+	kj_match crashkernel "$(cat /proc/cmdline)" 'crashkernel=32M'
+	refused crash-region 'another crash region: image 64 MiB, running 32 MiB'
+	kj_reboot_host
+	;;
+A.5)
 	# a corrupt chunk: one byte of chunk 0's stored data
 	off=$(($(info chunks | sed 's/.*at byte //') + 48 + 100))
 	old=$(byte_at $off)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # hib-resume: hibernate A to a raw disk, power off, boot again and resume:
-# A carries on as if nothing had happened.
+# A carries on as if nothing had happened.  Shared by hib-resume-pae (the
+# PAE kernel build, NX on).
 #
 # Boot 1, A: an ext4 file system on /dev/vdb mounted with a file written;
 #    memfill's pattern (kjump.resume_pct of MemTotal in use, default 80), a
@@ -18,7 +19,7 @@
 #: timeout 420
 #: disk 640
 #: fs-disk 64 ext4
-#: append crashkernel=64M
+#: append crashkernel=64M no_console_suspend
 #: debian skip kexec --hibernate is ours
 #: mark A.start
 #: mark B.start 120
@@ -40,6 +41,14 @@ starttime() {              # field 22 of /proc/PID/stat: start in jiffies
 case $KJ_STAGE.$KJ_BOOT in
 A.1)
 	kj_need_kexec
+	if [ "$KJ_SCENARIO" = hib-resume-pae ]; then
+		# the PAE build (a non-PAE one says so at boot), with NX on
+		dmesg >/tmp/dmesg.boot
+		kj_true pae-kernel "the kernel says 'L1TF: Kernel not compiled for PAE'" \
+			sh -c '! grep -q "L1TF: Kernel not compiled for PAE" /tmp/dmesg.boot'
+		kj_true nx-active "no 'NX (Execute Disable) protection: active' at boot" \
+			grep -q 'NX (Execute Disable) protection: active' /tmp/dmesg.boot
+	fi
 	[ -b $DISK ] && [ -b $FS ] || { kj_fail disks "no $DISK or $FS"; exit 1; }
 	mkdir -p /mnt/fs
 	mount -t ext4 $FS /mnt/fs || { kj_fail mount "cannot mount $FS"; exit 1; }
@@ -53,14 +62,19 @@ A.1)
 	kj_say "MemTotal=${total}kB memfill=${mib}MiB pid=$$"
 	prev=$(cat /tmp/counter)
 	kj_handover B "hibernate"
+	clock0=$(date +%s)
 	kj_run hibernate "$KEXEC" --hibernate=$DISK
 	rc=$?
+	clock1=$(date +%s)
 	# from here on: boot 2's QEMU, after the resume
 	kj_eq hibernate "rc=$rc stderr-lines=$(wc -l </tmp/kj.err)" "rc=0 stderr-lines=0"
 	kj_match resumed "$(tail -n 1 /tmp/kj.out)" "^$DISK: resumed after a power-off"
 	cw=$(kj_counter_wait "$prev")
 	kj_eq "back in A" "shell=$$/$(starttime $$) counter ${cw#* } ($(kj_memfill_verify))" \
 		"shell=$$/$st0 counter advanced (memfill: verify $PAGES pages: OK)"
+	# the clock comes from the RTC: it counts the power-off and A's boot
+	kj_true clock "the clock moved $((clock1 - clock0)) s across the power-off" \
+		test $((clock1 - clock0)) -ge 3
 	kj_eq file-read "$(cat /mnt/fs/hello)" "before $KJ_MARKER"
 	echo "after $KJ_MARKER" >>/mnt/fs/hello && sync
 	kj_eq file-write "$(tail -n 1 /mnt/fs/hello)" "after $KJ_MARKER"
