@@ -11,8 +11,10 @@
 #                                   jump implementation (the header in
 #                                   scenarios/bench.guest.sh is --host 3 3)
 #   bench.sh --table SERIAL_LOG     the table from a finished run's log
-#   bench.sh --resume-table SERIAL_LOG STEPS  ours against swsusp, from a
-#                                   finished hib-resume-bench run
+#   bench.sh --resume-table SERIAL_LOG STEPS ...  ours against swsusp, the
+#                                   medians of finished hib-resume-bench runs
+#   bench.sh --latency-table SERIAL_LOG  p50/p90/max of the warm round
+#                                   trips of a finished jump run
 #   bench.sh --hib-table SERIAL_LOG STEPS  the hibernation table from a
 #                                   finished hib-bench run (make bench runs
 #                                   it after the kexec benchmark)
@@ -39,6 +41,39 @@ gen_host() {
 #: mark B.start 180
 #: mark A.end 120
 EOF
+}
+
+# The header of the jump scenario with TRIPS round trips (make bench's
+# tail-latency run).
+gen_jump_host() {
+	cat <<EOF
+#: timeout $((120 + $1 * 10))
+#: disk 16
+#: append crashkernel=64M kjump.trips=$1
+#: mark A.start
+#: mark B.start 120
+#: mark A.end
+EOF
+}
+
+# The tail of the warm round trips (trip 1 boots B) of a jump run: p50,
+# p90, max in ms, the slowest trips, from "KJ A: trip K rc=0 ms=N" lines.
+latency_table() {
+	tr -d '\r' <"$1" | sed -nE 's/^.*KJ A: trip ([0-9]+) rc=0 ms=([0-9]+) .*$/\1 \2/p' |
+		awk '$1 > 1' | sort -k2,2n | awk -v note="${BENCH_NOTE:-}" '
+	{ trip[NR] = $1; ms[NR] = $2 }
+	function pct(p,   i) { i = int((NR * p + 99) / 100); if (i < 1) i = 1; return ms[i] }
+	END {
+		if (NR < 2) { print "latency: fewer than 2 warm trips" > "/dev/stderr"; exit 1 }
+		print "kexec -j round trips, warm (trip 1 boots B and is left out), TSC wall time in A" (note != "" ? "; " note : "")
+		print ""
+		print "| trips | p50 ms | p90 ms | max ms | max / p50 |"
+		print "|---:|---:|---:|---:|---:|"
+		printf "| %d | %d | %d | %d | %.2f |\n", NR, pct(50), pct(90), ms[NR], ms[NR] / pct(50)
+		printf "\nslowest:"
+		for (i = NR; i > NR - 3 && i >= 1; i--) printf " trip %d %d ms;", trip[i], ms[i]
+		print ""
+	}'
 }
 
 # The guest's report lines, "KJ A: bench ...", as "METRIC RUN IMPL US".
@@ -255,6 +290,10 @@ resume_table() {
 }
 
 case ${1:-} in
+--latency-table)
+	[ $# = 2 ] || { echo "usage: $0 --latency-table SERIAL_LOG" >&2; exit 2; }
+	latency_table "$2"
+	exit ;;
 --resume-table)
 	shift
 	[ $# -ge 2 ] && [ $(($# % 2)) = 0 ] ||
@@ -304,6 +343,18 @@ BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC'), $runs runs, $trips trips; hos
 cat "$logdir/bench.txt"
 echo
 echo "(also in $logdir/bench.txt; raw lines: grep 'KJ A: bench' $logdir/bench.serial.log)"
+echo
+ltrips=${BENCH_LATENCY_TRIPS:-51}
+[[ $ltrips =~ ^[1-9][0-9]*$ ]] && [ "$ltrips" -ge 3 ] ||
+	{ echo "bench: BENCH_LATENCY_TRIPS must be an integer >= 3, not '$ltrips'" >&2; exit 2; }
+echo "== tail latency: scenario jump, $ltrips round trips"
+gen_jump_host "$ltrips" >"$logdir/jump-$ltrips.host" || exit 1
+KJUMP_HOST_FILE=$logdir/jump-$ltrips.host "$here/run-scenario.sh" jump ||
+	{ echo "== bench: the jump run failed (logs: $logdir/jump.*)" >&2; exit 1; }
+cp "$logdir/jump.serial.log" "$logdir/jump-latency.serial.log" || exit 1
+BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC')" \
+	latency_table "$logdir/jump-latency.serial.log" >"$logdir/jump-latency.txt" || exit 1
+cat "$logdir/jump-latency.txt"
 echo
 echo "== hibernation: scenario hib-bench"
 "$here/run-scenario.sh" hib-bench ||
