@@ -138,6 +138,8 @@ static void jump_error(const struct kj_ctx *ctx, int ret, bool back)
 		kj_err(ctx, "jump: the kernel refused to jump back (kexec_jump_buf_pfn= or kexec_backup= is not valid here; see dmesg)");
 	else if (ret == -EINVAL)
 		kj_err(ctx, "jump: the kernel refused LINUX_REBOOT_CMD_KJUMP (no crash kernel loaded, or loaded by a kernel without the kexec jump companion)");
+	else if (ret == -EPERM)
+		kj_err(ctx, "jump: %s", kexec_jump_eperm_reason(ctx));
 	else
 		kj_err(ctx, "jump: %s", reboot_strerror(ret, "another kexec operation or a hibernation (/dev/snapshot open) is in progress, or a task refused to freeze"));
 }

@@ -90,6 +90,28 @@ static const char *eperm_reason(const struct kj_ctx *ctx)
 	return "not permitted (kernel lockdown or a security module forbids kexec_load)";
 }
 
+/*
+ * EPERM from LINUX_REBOOT_CMD_KJUMP: no CAP_SYS_BOOT, or the companion
+ * kernel refusing a jump where it would refuse a load (patch 0013).
+ */
+const char *kexec_jump_eperm_reason(const struct kj_ctx *ctx)
+{
+	char path[KJ_PATH_MAX], text[128];
+	unsigned long long disabled;
+
+	if (!have_cap_sys_boot(ctx))
+		return "not permitted (needs CAP_SYS_BOOT)";
+	if (!read_ulong(kj_path(ctx, "/proc/sys/kernel/kexec_load_disabled",
+				path, sizeof(path)), &disabled) &&
+	    disabled)
+		return "refused: sysctl kernel.kexec_load_disabled=1 forbids jumps as it does loads (it stays set until reboot)";
+	if (!read_text(kj_path(ctx, "/sys/kernel/security/lockdown", path,
+			       sizeof(path)), text, sizeof(text)) &&
+	    !strstr(text, "[none]"))
+		return "refused: the kernel is locked down, which forbids jumps as it does loads";
+	return "not permitted (a security module forbids it)";
+}
+
 const char *kexec_load_strerror(const struct kj_ctx *ctx, int err)
 {
 	switch (err) {

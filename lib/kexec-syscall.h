@@ -34,6 +34,8 @@ int kexec_unload(unsigned long flags);
  * which of the kernel's reasons applies.
  */
 const char *kexec_load_strerror(const struct kj_ctx *ctx, int err);
+/* Why LINUX_REBOOT_CMD_KJUMP returned -EPERM, as far as user space can tell. */
+const char *kexec_jump_eperm_reason(const struct kj_ctx *ctx);
 
 /* reboot(2) with a raw command; returns 0 or -errno. */
 int kexec_reboot(unsigned int cmd);

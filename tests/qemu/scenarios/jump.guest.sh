@@ -142,6 +142,14 @@ A)
 		fi
 		kj_say "warm round trip median ms=$m (trips 2..$TRIPS) min=$(head -n 1 /tmp/warm) max=$(tail -n 1 /tmp/warm)"
 	fi
+	# refused where a load would be (patch 0013); last: the sysctl stays
+	# set until reboot
+	kj_true sysctl "cannot set kernel.kexec_load_disabled" \
+		sh -c 'echo 1 >/proc/sys/kernel/kexec_load_disabled'
+	kj_table <<'TABLE'
+disabled | "$KEXEC" -j | 1 | ^kexec: jump: refused: sysctl kernel\.kexec_load_disabled=1 forbids jumps as it does loads \(it stays set until reboot\)$
+TABLE
+	kj_slot kexec_crash_loaded 1
 	kill $cpid $mfpid
 	kj_true umount "cannot unmount /mnt/a" umount /mnt/a
 	;;
