@@ -41,6 +41,7 @@
  * Checksums are CRC-32C (Castagnoli, reflected, init and final xor
  * 0xffffffff): crc32c("123456789") = 0xe3069283.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #define KJH_MAGIC		"KJHIBIMG"	/* 8 bytes, no NUL */
@@ -221,5 +222,18 @@ _Static_assert(sizeof(struct kjh_extents) == 56, "extent list header");
 _Static_assert(sizeof(struct kjh_extent) == 24, "extent");
 _Static_assert(sizeof(struct kjh_fs) == 128, "file system record");
 _Static_assert(sizeof(struct kjh_commit) == 56, "commit record");
+
+/* v rounded up to whole blocks. */
+static inline uint64_t kjh_round_up(uint64_t v)
+{
+	return (v + KJH_BLOCK - 1) & ~(uint64_t)(KJH_BLOCK - 1);
+}
+
+/* The record of a chunk of pages pages: header, payload, padding. */
+static inline size_t kjh_chunk_rec_max(uint32_t pages)
+{
+	return (size_t)kjh_round_up(sizeof(struct kjh_chunk) +
+				    (uint64_t)pages * KJH_PAGE);
+}
 
 #endif

@@ -363,7 +363,7 @@ static int read_tables(struct kjh_image *img, char *why, size_t why_size)
 
 	img->runs = malloc(runs ? runs : 1);
 	img->index = malloc(refs ? refs : 1);
-	img->stored_size = kjh_chunk_buf_size(h);
+	img->stored_size = kjh_chunk_rec_max(h->chunk_pages);
 	img->stored = kjh_chunk_buf_alloc(img);
 	if (!img->runs || !img->index || !img->stored)
 		return why_set(-ENOMEM, why, why_size, "out of memory");
@@ -433,12 +433,11 @@ void kjh_image_close(struct kjh_image *img)
 	img->stored = NULL;
 }
 
-size_t kjh_chunk_buf_size(const struct kjh_header *h)
+bool kjh_fd_direct(int fd)
 {
-	size_t n = sizeof(struct kjh_chunk) +
-		   (size_t)h->chunk_pages * h->page_size;
+	int fl = fcntl(fd, F_GETFL);
 
-	return (n + KJH_BLOCK - 1) / KJH_BLOCK * KJH_BLOCK;
+	return fl >= 0 && !fcntl(fd, F_SETFL, fl | O_DIRECT);
 }
 
 void *kjh_chunk_buf_alloc(const struct kjh_image *img)
@@ -465,16 +464,15 @@ int kjh_image_read_chunk_into(const struct kjh_image *img, uint64_t k,
 	uint64_t first = k * h->chunk_pages;
 	uint32_t want = (uint32_t)(h->data_pages - first < h->chunk_pages ?
 				   h->data_pages - first : h->chunk_pages);
-	size_t len;
 	int r;
 
 	if (ref->stored_len > want * h->page_size)
 		return why_set(-EBADMSG, why, why_size,
 			       "stored length %u in the index", ref->stored_len);
 	/* whole blocks (a chunk is padded to one), for O_DIRECT */
-	len = (sizeof(*ch) + ref->stored_len + KJH_BLOCK - 1) / KJH_BLOCK *
-	      KJH_BLOCK;
-	r = kjh_dev_pread(img->dev, ch, len, ref->off);
+	r = kjh_dev_pread(img->dev, ch,
+			  (size_t)kjh_round_up(sizeof(*ch) + ref->stored_len),
+			  ref->off);
 	if (r)
 		return why_set(r, why, why_size, "%s", strerror(-r));
 	copy = *ch;

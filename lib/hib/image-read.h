@@ -96,11 +96,15 @@ int kjh_image_read_header(const struct kjh_dev *dev, struct kjh_header *hdr,
 void kjh_image_close(struct kjh_image *img);
 
 /*
- * A buffer for one stored chunk: kjh_chunk_buf_size() bytes (the largest
+ * A buffer for one stored chunk: img->stored_size bytes (the largest
  * chunk in whole blocks), block-aligned for O_DIRECT reads; free() it.
  */
-size_t kjh_chunk_buf_size(const struct kjh_header *h);
 void *kjh_chunk_buf_alloc(const struct kjh_image *img);
+/*
+ * Read fd past the page cache from now on, when the device allows it
+ * (a read it then refuses goes on buffered); false when it does not.
+ */
+bool kjh_fd_direct(int fd);
 
 /* Chunk k's pages into raw (chunk_pages * page_size bytes), all checks. */
 int kjh_image_read_chunk(struct kjh_image *img, uint64_t k, void *raw,

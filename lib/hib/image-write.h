@@ -18,18 +18,6 @@
 
 #define KJH_CHUNK_PAGES		64u	/* 256 KiB (doc/image-format.md) */
 
-static inline uint64_t kjh_round_up(uint64_t v)
-{
-	return (v + KJH_BLOCK - 1) & ~(uint64_t)(KJH_BLOCK - 1);
-}
-
-/* The record of a chunk of pages pages: header, payload, padding. */
-static inline size_t kjh_chunk_rec_max(uint32_t pages)
-{
-	return (size_t)kjh_round_up(sizeof(struct kjh_chunk) +
-				    (uint64_t)pages * KJH_PAGE);
-}
-
 /*
  * The record of the pages pages already at rec + sizeof(struct kjh_chunk)
  * (rec: kjh_chunk_rec_max(pages) bytes, aligned; crc: their crc32c,

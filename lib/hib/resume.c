@@ -26,6 +26,7 @@
 #include "ctx.h"
 #include "hib/host.h"
 #include "hib/image-read.h"
+#include "hib/mono-clock.h"
 #include "hib/resume-check.h"
 #include "hib/swsusp-stream.h"
 #include "hib/target.h"
@@ -233,10 +234,7 @@ static int snapshot_fail(struct resume *r, const char *step, int err)
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return kjh_mono_us() / 1000;
 }
 
 /*
@@ -248,7 +246,7 @@ static int restore(struct resume *r)
 	struct kjh_stream_stats st;
 	char path[KJ_PATH_MAX];
 	uint64_t t0 = now_ms(), frozen;
-	int snap, ret, fl;
+	int snap, ret;
 
 	snap = open(kj_path(r->ctx, SNAPSHOT_PATH, path, sizeof(path)),
 		    O_WRONLY | O_CLOEXEC);
@@ -261,12 +259,9 @@ static int restore(struct resume *r)
 	frozen = now_ms();
 	/*
 	 * Chunks past the page cache: no copy, and no cache growing in the
-	 * memory the restore needs (a read the device refuses so goes on
-	 * buffered, image-read.c).
+	 * memory the restore needs.
 	 */
-	fl = fcntl(r->fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(r->fd, F_SETFL, fl | O_DIRECT);
+	kjh_fd_direct(r->fd);
 	ret = kjh_swsusp_write(&r->img, snap, &st, r->why, sizeof(r->why));
 	if (ret) {
 		ret = refused(r, ret);

@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "hib/mono-clock.h"
 #include "hib/swsusp-stream.h"
 
 #define SWSUSP_UTS_AND_VERSION	(6u * 65u + 4u)
@@ -40,14 +40,6 @@ static uint64_t word_at(const uint8_t *p, uint32_t w)
 	for (i = 0; i < w; i++)
 		v |= (uint64_t)p[i] << (8 * i);
 	return v;
-}
-
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 static size_t align_to(size_t n, size_t a)
@@ -270,13 +262,13 @@ static struct slot *pool_get(struct pool *p, uint64_t k, int *err, char *why,
 			     size_t why_size)
 {
 	struct slot *sl = &p->slot[k % p->nr_slots];
-	uint64_t t0 = now_us();
+	uint64_t t0 = kjh_mono_us();
 
 	pthread_mutex_lock(&p->lock);
 	while (!(sl->ready && sl->k == k))
 		pthread_cond_wait(&p->cond, &p->lock);
 	pthread_mutex_unlock(&p->lock);
-	p->wait_us += now_us() - t0;
+	p->wait_us += kjh_mono_us() - t0;
 	*err = sl->err;
 	if (!sl->err)
 		return sl;
@@ -339,7 +331,7 @@ int kjh_swsusp_write(struct kjh_image *img, int fd,
 		     struct kjh_stream_stats *stats, char *why,
 		     size_t why_size)
 {
-	uint64_t t0 = now_us();
+	uint64_t t0 = kjh_mono_us();
 	struct pool *p;
 	int r;
 
@@ -357,7 +349,7 @@ int kjh_swsusp_write(struct kjh_image *img, int fd,
 	}
 	r = write_data(img, p, fd, why, why_size);
 	if (stats) {
-		stats->total_ms = (now_us() - t0) / 1000;
+		stats->total_ms = (kjh_mono_us() - t0) / 1000;
 		stats->wait_ms = p->wait_us / 1000;
 		stats->decoders = p->nr_threads;
 	}

@@ -30,6 +30,7 @@
 
 #include "ctx.h"
 #include "file-io.h"
+#include "hib/image-read.h"
 #include "hib/target.h"
 
 #define MOUNTINFO_MAX	(16u << 20)
@@ -1387,7 +1388,7 @@ int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
 		return -ENOMEM;
 	}
 	/* past any page cache: B or a resume wrote behind it */
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_DIRECT))
+	if (!kjh_fd_direct(fd))
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	n = pread(fd, buf, KJH_BLOCK, (off_t)t->offset);
 	if (n != (ssize_t)KJH_BLOCK)
