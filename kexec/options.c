@@ -70,11 +70,14 @@ static const struct option long_opts[] = {
 	{ "resume",		required_argument,	NULL, OPT_RESUME },
 	{ "resume-offset",	required_argument,	NULL, OPT_RESUME_OFFSET },
 	{ "warm-up",		no_argument,		NULL, OPT_WARM_UP },
+	{ "kexec-syscall",	no_argument,		NULL, 'c' },
+	{ "kexec-file-syscall",	no_argument,		NULL, 's' },
+	{ "kexec-syscall-auto",	no_argument,		NULL, 'a' },
 };
 
 #define NR_GENERIC_OPTS	(sizeof(long_opts) / sizeof(long_opts[0]))
 
-static const char short_opts[] = ":hvdfxyiluejpSt:";
+static const char short_opts[] = ":hvdfxyiluejpSt:csa";
 
 static const char usage_head[] =
 "Usage: kexec [OPTION]... [KERNEL]\n"
@@ -112,6 +115,14 @@ static const char usage_loading[] =
 "      --mem-max=ADDR    highest physical address to place segments at\n"
 "  -i, --no-checks       purgatory skips the sha256 check of the segments\n"
 "      --entry=ADDR      start the image at ADDR instead of its own entry\n"
+"  -c, --kexec-syscall   load with kexec_load: this kexec builds the image\n"
+"                        (the default)\n"
+"  -s, --kexec-file-syscall  load with kexec_file_load: the kernel reads\n"
+"                        the files (64-bit kernels; the only way under\n"
+"                        lockdown, with a signed image); with -u, unload so\n"
+"  -a, --kexec-syscall-auto  kexec_file_load, else kexec_load when the\n"
+"                        kernel has no file call, the image is not one it\n"
+"                        takes or an option needs kexec_load\n"
 "\n"
 "Upstream-style jump (any kernel with CONFIG_KEXEC_JUMP):\n"
 "      --load-preserve-context  load KERNEL so that it can come back to\n"
@@ -315,6 +326,24 @@ static int add_arch_opt(struct kexec_opts *o, int i)
 	return 0;
 }
 
+/* -c, -s, -a: one of them, once (or the same one again). */
+static int set_syscall(struct kexec_opts *o, char c)
+{
+	static const enum kj_syscall by_opt[] = {
+		['c'] = KJ_SYSCALL_LOAD, ['s'] = KJ_SYSCALL_FILE,
+		['a'] = KJ_SYSCALL_AUTO,
+	};
+
+	if (o->syscall_opt && o->syscall_opt != c) {
+		report_err("options: -%c and -%c cannot be combined",
+			   o->syscall_opt, c);
+		return -1;
+	}
+	o->syscall_opt = c;
+	o->syscall = by_opt[(unsigned char)c];
+	return 0;
+}
+
 static int parse_one(struct kexec_opts *o, int c)
 {
 	switch (c) {
@@ -332,6 +361,7 @@ static int parse_one(struct kexec_opts *o, int c)
 	case 'S': return set_action(o, ACT_STATUS, "-S");
 	case 'p': o->panic = true; return 0;
 	case 't': o->type = optarg; return 0;
+	case 'c': case 's': case 'a': return set_syscall(o, (char)c);
 	case OPT_INITRD: o->initrd = optarg; return 0;
 	case OPT_REUSE_CMDLINE: o->reuse_cmdline = true; return 0;
 	case OPT_APPEND:
@@ -448,6 +478,26 @@ static int check_jump_opts(const struct kexec_opts *o)
 	return 0;
 }
 
+/* -c, -s and -a choose how a load or an unload reaches the kernel. */
+static int check_syscall_opt(const struct kexec_opts *o)
+{
+	bool loads = o->action == ACT_LOAD || o->action == ACT_FORCE ||
+		     o->action == ACT_DEFAULT || o->action == ACT_UNLOAD;
+
+	if (!o->syscall_opt)
+		return 0;
+	if (!loads) {
+		report_err("-%c: only with a load (-l, -p, -f) or an unload (-u), not with %s",
+			   o->syscall_opt, action_name(o->action));
+		return -1;
+	}
+	if (o->jump_back_helper && o->syscall == KJ_SYSCALL_FILE) {
+		report_err("--load-jump-back-helper: only with kexec_load (-c), not -s");
+		return -1;
+	}
+	return 0;
+}
+
 static int check_kernel_arg(struct kexec_opts *o)
 {
 	bool wants_kernel = (o->action == ACT_LOAD && !o->jump_back_helper) ||
@@ -463,7 +513,8 @@ static int check_kernel_arg(struct kexec_opts *o)
 					     "this action");
 		return -1;
 	}
-	if (check_jump_opts(o) || check_hibernate_opts(o))
+	if (check_jump_opts(o) || check_hibernate_opts(o) ||
+	    check_syscall_opt(o))
 		return -1;
 	if (o->has_resume_offset && o->action != ACT_RESUME) {
 		report_err("--resume-offset: only with --resume=TARGET");
@@ -568,4 +619,5 @@ void options_to_spec(const struct kexec_opts *o, struct kj_load_spec *spec)
 	spec->no_checks = o->no_checks;
 	spec->serial_progress = o->debug;
 	spec->arch_opts = o->arch_opts;
+	spec->syscall = o->syscall;
 }

@@ -62,6 +62,8 @@ struct kexec_opts {
 	int threads;
 	uint64_t mem_min;
 	uint64_t mem_max;	/* inclusive, UINT64_MAX: no limit */
+	enum kj_syscall syscall;	/* -c (default), -s, -a */
+	char syscall_opt;	/* 'c', 's' or 'a' as given; 0: none */
 	/* the architecture's options (kj_arch_options()), in order */
 	const char *arch_opts[KEXEC_MAX_ARCH_OPTS + 1];
 	unsigned int nr_arch_opts;

@@ -15,6 +15,7 @@
 #ifndef KJUMP_ARCH_H
 #define KJUMP_ARCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ctx.h"
@@ -63,6 +64,22 @@ unsigned long arch_kexec_flags(void);
 int arch_parse_opts(const struct kj_ctx *ctx, const char *const *words,
 		    struct arch_opts **out);
 void arch_opts_free(struct arch_opts *ao);
+
+/*
+ * kexec_load builds images for this architecture's kernels only: 0 if
+ * the running kernel is one (or cannot tell), else reports why not.
+ */
+int arch_check_running(const struct kj_ctx *ctx);
+
+/*
+ * kexec_file_load: would the running kernel's file loader take this
+ * image, with a command line of cmdline_len bytes (its NUL included)?
+ * 0, or -ENOEXEC (not an image it takes) or -E2BIG (the command line is
+ * too long) with the reason in why.  *is_signed: the image carries a
+ * signature the kernel could check.
+ */
+int arch_file_check(const char *kernel, size_t len, size_t cmdline_len,
+		    bool *is_signed, char *why, size_t whylen);
 
 /* --entry must fit where the architecture enters the next image. */
 int arch_check_entry(const struct kj_ctx *ctx, uint64_t entry);

@@ -4,7 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctx.h"
+#include "file-io.h"
 #include "iomem.h"
+
+int iomem_read(const struct kj_ctx *ctx, char **text)
+{
+	char path[KJ_PATH_MAX];
+	size_t len;
+	int ret;
+
+	kj_path(ctx, "/proc/iomem", path, sizeof(path));
+	ret = read_file(path, 1 << 20, text, &len);
+	if (ret)
+		kj_err(ctx, "%s: %s", path, strerror(-ret));
+	return ret;
+}
 
 static const char *skip_space(const char *p)
 {

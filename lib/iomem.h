@@ -8,6 +8,10 @@
 
 #include "memory-map.h"
 
+/* What -p says when iomem_crash_region() finds none. */
+#define IOMEM_NO_CRASH_REGION \
+	"no crash kernel memory reserved (boot with crashkernel=SIZE, e.g. crashkernel=64M)"
+
 /*
  * One NUL-terminated line "start-end : name" (inclusive bounds in plain
  * hex digits, any indentation): [*start, *end) and the name.  Returns 0
@@ -29,6 +33,10 @@ char *iomem_next_line(const char **text);
  */
 int iomem_collect(const char *text, const char *name, uint32_t type,
 		  struct mem_map *map);
+
+/* /proc/iomem below the context's root, malloc'd.  Reports errors. */
+struct kj_ctx;
+int iomem_read(const struct kj_ctx *ctx, char **text);
 
 /* The last "Crash kernel" range; -ENOENT if none is reserved. */
 int iomem_crash_region(const char *text, struct mem_range *out);

@@ -51,6 +51,41 @@ int kexec_unload(unsigned long flags)
 	return 0;
 }
 
+#ifdef SYS_kexec_file_load
+int kexec_file_load_fds(int kernel_fd, int initrd_fd, const char *cmdline,
+			unsigned long flags)
+{
+	unsigned long len = cmdline ? strlen(cmdline) + 1 : 0;
+
+	if (initrd_fd < 0)
+		flags |= KEXEC_FILE_NO_INITRAMFS;
+	if (syscall(SYS_kexec_file_load, kernel_fd, initrd_fd, len, cmdline,
+		    flags) != 0)
+		return -errno;
+	return 0;
+}
+#else
+int kexec_file_load_fds(int kernel_fd, int initrd_fd, const char *cmdline,
+			unsigned long flags)
+{
+	(void)kernel_fd, (void)initrd_fd, (void)cmdline, (void)flags;
+	return -ENOSYS;
+}
+#endif
+
+int kexec_file_unload(unsigned long flags)
+{
+#ifdef SYS_kexec_file_load
+	if (syscall(SYS_kexec_file_load, -1, -1, 0ul, NULL,
+		    flags | KEXEC_FILE_UNLOAD) != 0)
+		return -errno;
+	return 0;
+#else
+	(void)flags;
+	return -ENOSYS;
+#endif
+}
+
 #define CAP_SYS_BOOT_BIT	22	/* include/uapi/linux/capability.h */
 
 /* Whether our effective capability set holds CAP_SYS_BOOT; true if unknown. */
@@ -90,13 +125,85 @@ static const char *eperm_reason(const struct kj_ctx *ctx)
 	return "not permitted (kernel lockdown or a security module forbids kexec_load)";
 }
 
+const char *kexec_lockdown_mode(const struct kj_ctx *ctx, char *buf,
+				size_t size)
+{
+	char path[KJ_PATH_MAX], text[128], *open, *close;
+
+	if (read_text(kj_path(ctx, "/sys/kernel/security/lockdown", path,
+			      sizeof(path)), text, sizeof(text)))
+		return NULL;
+	open = strchr(text, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (!close || close - open - 1 <= 0 ||
+	    (size_t)(close - open - 1) >= size)
+		return NULL;
+	memcpy(buf, open + 1, (size_t)(close - open - 1));
+	buf[close - open - 1] = '\0';
+	return strcmp(buf, "none") ? buf : NULL;
+}
+
+/*
+ * EPERM from kexec_file_load: the reasons kexec_load has, and under
+ * lockdown a signature that did not verify.
+ */
+static const char *file_eperm_reason(const struct kj_ctx *ctx)
+{
+	char path[KJ_PATH_MAX], mode[32];
+	unsigned long long disabled;
+
+	if (!read_ulong(kj_path(ctx, "/proc/sys/kernel/kexec_load_disabled",
+				path, sizeof(path)), &disabled) &&
+	    disabled)
+		return "disabled by sysctl kernel.kexec_load_disabled=1 (it stays set until reboot)";
+	if (!have_cap_sys_boot(ctx))
+		return "not permitted: this process lacks CAP_SYS_BOOT (run kexec as root)";
+	if (kexec_lockdown_mode(ctx, mode, sizeof(mode)))
+		return "refused: the kernel is locked down, and the image's signature did not verify against its keyrings (dmesg says more)";
+	return "not permitted (a signature check or a security module refused the image; dmesg says more)";
+}
+
+const char *kexec_file_strerror(const struct kj_ctx *ctx, int err)
+{
+	switch (err) {
+	case -EPERM:
+		return file_eperm_reason(ctx);
+	case -ENOSYS:
+#ifdef SYS_kexec_file_load
+		return "the running kernel has no kexec_file_load (CONFIG_KEXEC_FILE is off, or a 32-bit kernel); use -c (kexec_load)";
+#else
+		return "32-bit x86 has no kexec_file_load system call; use -c (kexec_load), or a 64-bit kexec on a 64-bit kernel";
+#endif
+	case -EKEYREJECTED:
+		return "the kernel enforces signatures, and the image's signature was rejected";
+	case -ENOKEY:
+		return "the kernel enforces signatures, and the image is signed with a key it does not trust";
+	case -ENODATA:
+	case -ENOPKG:
+	case -EBADMSG:
+		return "the kernel enforces signatures, and the image carries none it can check";
+	case -ENOEXEC:
+		return "the kernel's file loader does not take this image (dmesg says why)";
+	case -EINVAL:
+		return "the kernel rejected the image or its command line (Invalid argument; dmesg says which)";
+	case -EADDRNOTAVAIL:
+		return "no room for the image where the kernel may put it (for -p: the crash region, crashkernel=, is too small)";
+	case -EBUSY:
+		return KEXEC_EBUSY_TEXT;
+	case -ENOMEM:
+		return "the kernel is out of memory for the image";
+	default:
+		return strerror(-err);
+	}
+}
+
 /*
  * EPERM from LINUX_REBOOT_CMD_KJUMP: no CAP_SYS_BOOT, or the companion
  * kernel refusing a jump where it would refuse a load (patch 0013).
  */
 const char *kexec_jump_eperm_reason(const struct kj_ctx *ctx)
 {
-	char path[KJ_PATH_MAX], text[128];
+	char path[KJ_PATH_MAX], mode[32];
 	unsigned long long disabled;
 
 	if (!have_cap_sys_boot(ctx))
@@ -105,9 +212,7 @@ const char *kexec_jump_eperm_reason(const struct kj_ctx *ctx)
 				path, sizeof(path)), &disabled) &&
 	    disabled)
 		return "refused: sysctl kernel.kexec_load_disabled=1 forbids jumps as it does loads (it stays set until reboot)";
-	if (!read_text(kj_path(ctx, "/sys/kernel/security/lockdown", path,
-			       sizeof(path)), text, sizeof(text)) &&
-	    !strstr(text, "[none]"))
+	if (kexec_lockdown_mode(ctx, mode, sizeof(mode)))
 		return "refused: the kernel is locked down, which forbids jumps as it does loads";
 	return "not permitted (a security module forbids it)";
 }

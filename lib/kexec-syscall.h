@@ -14,6 +14,11 @@
 #define KEXEC_ON_CRASH			0x00000001ul
 #define KEXEC_PRESERVE_CONTEXT		0x00000002ul
 
+/* kexec_file_load(2)'s flags */
+#define KEXEC_FILE_UNLOAD		0x00000001ul
+#define KEXEC_FILE_ON_CRASH		0x00000002ul
+#define KEXEC_FILE_NO_INITRAMFS		0x00000004ul
+
 #define LINUX_REBOOT_CMD_KEXEC		0x45584543u
 #define LINUX_REBOOT_CMD_KJUMP		0x3928A5FDu
 
@@ -23,6 +28,25 @@
  */
 int kexec_load_image(const struct kexec_image *img, unsigned long flags);
 int kexec_unload(unsigned long flags);
+
+/*
+ * kexec_file_load(2): the kernel reads the files and builds the image.
+ * initrd_fd < 0 adds KEXEC_FILE_NO_INITRAMFS; cmdline is passed with its
+ * NUL.  -ENOSYS where this program has no such system call (a 32-bit
+ * build: 32-bit x86 has none).  Returns 0 or -errno; prints nothing.
+ */
+int kexec_file_load_fds(int kernel_fd, int initrd_fd, const char *cmdline,
+			unsigned long flags);
+int kexec_file_unload(unsigned long flags);
+/* kexec_load_strerror() for kexec_file_load's answers. */
+const char *kexec_file_strerror(const struct kj_ctx *ctx, int err);
+
+/*
+ * The kernel's lockdown mode, "integrity" or "confidentiality", in buf;
+ * NULL when it is "none" or cannot be read (no securityfs mounted).
+ */
+const char *kexec_lockdown_mode(const struct kj_ctx *ctx, char *buf,
+				size_t size);
 
 /* The kernel's kexec lock is taken (by a load, an unload or an exec). */
 #define KEXEC_EBUSY_TEXT \

@@ -23,9 +23,6 @@
 #include "preserve-mark.h"
 #include "hib/helper-mark.h"
 
-#define MAX_KERNEL_SIZE		(256u << 20)
-#define MAX_INITRD_SIZE		(1024u << 20)
-
 /* Everything one load owns, freed together. */
 struct load_state {
 	char *kernel;
@@ -45,8 +42,8 @@ void kj_load_spec_init(struct kj_load_spec *spec)
 	spec->mem_max = UINT64_MAX;
 }
 
-static int read_input(const struct kj_ctx *ctx, const char *what,
-		      const char *path, size_t max, char **buf, size_t *len)
+int load_read_input(const struct kj_ctx *ctx, const char *what,
+		    const char *path, size_t max, char **buf, size_t *len)
 {
 	int ret = read_file(path, max, buf, len);
 
@@ -63,8 +60,8 @@ static int read_inputs(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 {
 	int ret;
 
-	ret = read_input(ctx, "kernel", s->kernel, MAX_KERNEL_SIZE,
-			 &st->kernel, &st->kernel_len);
+	ret = load_read_input(ctx, "kernel", s->kernel, LOAD_MAX_KERNEL_SIZE,
+			      &st->kernel, &st->kernel_len);
 	if (ret)
 		return ret;
 	if (!st->kernel_len) {
@@ -72,8 +69,9 @@ static int read_inputs(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 		return -EINVAL;
 	}
 	if (s->initrd)
-		ret = read_input(ctx, "initrd", s->initrd, MAX_INITRD_SIZE,
-				 &st->initrd, &st->initrd_len);
+		ret = load_read_input(ctx, "initrd", s->initrd,
+				      LOAD_MAX_INITRD_SIZE, &st->initrd,
+				      &st->initrd_len);
 	return ret;
 }
 
@@ -151,8 +149,8 @@ int read_proc_cmdline(const struct kj_ctx *ctx, char **text)
 	return ret;
 }
 
-static int build_cmdline(const struct kj_ctx *ctx,
-			 const struct kj_load_spec *s, struct cmdline *cl)
+int load_build_cmdline(const struct kj_ctx *ctx, const struct kj_load_spec *s,
+		       struct cmdline *cl)
 {
 	unsigned int i;
 	int ret = 0;
@@ -224,6 +222,8 @@ int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry)
 	int loaded = kexec_slot_loaded(ctx, false);
 	int ret = 0;
 
+	if (arch_check_running(ctx))
+		return -ENOEXEC;
 	if (loaded > 0) {
 		kj_err(ctx, "--load-jump-back-helper: a kernel is already loaded here (kexec -u first if it is not the way back)");
 		return -EBUSY;
@@ -274,6 +274,9 @@ static int prepare(struct kj_ctx *ctx, const struct kj_load_spec *s,
 {
 	int ret;
 
+	ret = arch_check_running(ctx);
+	if (ret)
+		return ret;
 	ret = arch_parse_opts(ctx, s->arch_opts, &st->aopts);
 	if (ret)
 		return ret;
@@ -283,7 +286,7 @@ static int prepare(struct kj_ctx *ctx, const struct kj_load_spec *s,
 	*loader = find_loader(ctx, s, st);
 	if (!*loader)
 		return -EINVAL;
-	ret = build_cmdline(ctx, s, &st->cmdline);
+	ret = load_build_cmdline(ctx, s, &st->cmdline);
 	if (ret)
 		return ret;
 	ret = memmap_read_system(ctx, &st->map);
@@ -305,7 +308,8 @@ static int prepare(struct kj_ctx *ctx, const struct kj_load_spec *s,
 	return (*loader)->check(req);
 }
 
-int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
+/* kj_load() by kexec_load: this library builds the image. */
+static int segments_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
 {
 	const struct arch_loader *loader = NULL;
 	struct load_state st = { 0 };
@@ -334,17 +338,55 @@ int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
 	return ret;
 }
 
-int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot)
+int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
 {
-	unsigned long flags = arch_kexec_flags();
 	int ret;
 
-	if (slot == KJ_LOAD_CRASH)
-		flags |= KEXEC_ON_CRASH;
-	ret = kexec_unload(flags);
-	if (ret) {
-		kj_err(ctx, "unload: %s", kexec_load_strerror(ctx, ret));
+	if (s->syscall == KJ_SYSCALL_LOAD)
+		return segments_load(ctx, s);
+	ret = file_load(ctx, s, s->syscall == KJ_SYSCALL_AUTO);
+	if (ret == -ENOEXEC && s->syscall == KJ_SYSCALL_AUTO)
+		return segments_load(ctx, s);
+	return ret;
+}
+
+/* Unload with kexec_file_load; -a falls back where there is none. */
+static int file_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
+		       enum kj_syscall syscall)
+{
+	int ret;
+
+	ret = kexec_file_unload(slot == KJ_LOAD_CRASH ? KEXEC_FILE_ON_CRASH :
+				0);
+	if (ret == -ENOSYS && syscall == KJ_SYSCALL_AUTO)
+		return 1;
+	if (ret)
+		kj_err(ctx, "unload: kexec_file_load: %s",
+		       kexec_file_strerror(ctx, ret));
+	return ret;
+}
+
+int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
+	      enum kj_syscall syscall)
+{
+	unsigned long flags = arch_kexec_flags();
+	int ret = 1;
+
+	if (syscall != KJ_SYSCALL_LOAD)
+		ret = file_unload(ctx, slot, syscall);
+	if (ret < 0)
 		return ret;
+	if (ret > 0) {
+		ret = arch_check_running(ctx);
+		if (ret)
+			return ret;
+		if (slot == KJ_LOAD_CRASH)
+			flags |= KEXEC_ON_CRASH;
+		ret = kexec_unload(flags);
+		if (ret) {
+			kj_err(ctx, "unload: %s", kexec_load_strerror(ctx, ret));
+			return ret;
+		}
 	}
 	if (slot != KJ_LOAD_CRASH)
 		preserve_mark_clear(ctx);

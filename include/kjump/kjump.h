@@ -53,6 +53,15 @@ enum kj_load_mode {
 
 #define KJ_MAX_APPEND	16
 
+/* Which system call loads the image (kexec -c, -s, -a). */
+enum kj_syscall {
+	KJ_SYSCALL_LOAD,	/* kexec_load(2): this library builds the image */
+	KJ_SYSCALL_FILE,	/* kexec_file_load(2): the kernel reads the files */
+	KJ_SYSCALL_AUTO,	/* the file call, else kexec_load where the
+				 * kernel has no file call or cannot take the
+				 * image (see kj_load()) */
+};
+
 struct kj_load_spec {
 	enum kj_load_mode mode;
 	const char *kernel;		/* path of the image */
@@ -69,12 +78,21 @@ struct kj_load_spec {
 	bool serial_progress;		/* purgatory reports on the serial port */
 	/* NULL-terminated "name" or "name=value" words of kj_arch_options() */
 	const char *const *arch_opts;
+	enum kj_syscall syscall;	/* default KJ_SYSCALL_LOAD */
 };
 
 /* mode normal, no limits, nothing else set. */
 void kj_load_spec_init(struct kj_load_spec *spec);
 
-/* Build the image spec describes and hand it to kexec_load(2). */
+/*
+ * Build the image spec describes and hand it to kexec_load(2); or, with
+ * KJ_SYSCALL_FILE, check the files as the kernel will and hand them to
+ * kexec_file_load(2), which builds the image itself (a normal or crash
+ * load only; no placement bounds, entry, -t or architecture options).
+ * KJ_SYSCALL_AUTO takes the file call unless the request needs kexec_load
+ * (any of those options), the image is not one the kernel's file loader
+ * takes, or the kernel has no file call (ENOSYS); then kexec_load.
+ */
 int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *spec);
 
 /*
@@ -83,7 +101,9 @@ int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *spec);
  */
 int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry);
 
-int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot);
+/* With KJ_SYSCALL_FILE: by kexec_file_load (allowed under lockdown). */
+int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
+	      enum kj_syscall syscall);
 
 /* 1 if the slot holds an image, 0 if not, or -errno (not reported). */
 int kj_slot_loaded(struct kj_ctx *ctx, bool crash);

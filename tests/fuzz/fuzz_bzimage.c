@@ -9,7 +9,14 @@
  * rest of the file, header_len within the fields we know, a power-of-two
  * kernel_alignment and an init_size no smaller than the payload.  On
  * failure: a reason.
+ *
+ * arch_file_check(), the kexec_file_load check (which reads xloadflags
+ * and the PE/COFF header's certificate table), on the same bytes: it
+ * accepts only what bzimage_parse() accepts, and always says why not.
  */
+#include <errno.h>
+
+#include "arch.h"
 #include "boot-params.h"
 #include "bzimage-header.h"
 #include "bzimage.h"
@@ -77,6 +84,21 @@ static void check_boot_params(const char *buf, const struct bzimage_info *bi)
 	free(bp);
 }
 
+static void check_file_check(const char *buf, size_t size, bool parsed)
+{
+	char why[256] = "";
+	bool is_signed = false;
+	int ret;
+
+	ret = arch_file_check(buf, size, 1 + size % 4096, &is_signed, why,
+			      sizeof(why));
+	FUZZ_ASSERT(ret == 0 || ret == -ENOEXEC || ret == -E2BIG);
+	if (ret)
+		fuzz_check_why(why, sizeof(why));
+	else
+		FUZZ_ASSERT(parsed);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *buf = (const char *)data;
@@ -86,8 +108,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&bi, 0xa5, sizeof(bi));
 	if (bzimage_parse(buf, size, &bi, why, sizeof(why))) {
 		fuzz_check_why(why, sizeof(why));
+		check_file_check(buf, size, false);
 		return 0;
 	}
+	check_file_check(buf, size, true);
 	check_info(buf, size, &bi);
 	check_boot_params(buf, &bi);
 	return 0;

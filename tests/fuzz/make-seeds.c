@@ -65,6 +65,13 @@ static void proto_2_00(struct synth_bzimage *s)
 	s->header_jump = 0x20;
 }
 
+/* A 64-bit kernel with a signed PE/COFF stub (arch_file_check). */
+static void signed_64(struct synth_bzimage *s)
+{
+	s->xloadflags = 3;
+	s->pe_signed = 1;
+}
+
 /* ELF32 little-endian: put a value of 'bytes' bytes at off. */
 static void le(uint8_t *p, size_t off, uint32_t v, int bytes)
 {
@@ -159,7 +166,8 @@ int main(int argc, char **argv)
 	if (subdir(dir, sizeof(dir), argv[1], "bzimage") ||
 	    bzimage_seed(dir, "proto-2.15", NULL) ||
 	    bzimage_seed(dir, "proto-2.04", old_protocol) ||
-	    bzimage_seed(dir, "proto-2.00", proto_2_00))
+	    bzimage_seed(dir, "proto-2.00", proto_2_00) ||
+	    bzimage_seed(dir, "signed-64", signed_64))
 		return 1;
 	if (subdir(dir, sizeof(dir), argv[1], "elf") || elf_seeds(dir))
 		return 1;

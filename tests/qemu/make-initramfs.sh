@@ -1,7 +1,15 @@
 #!/bin/sh
 # Build the two initramfs images the QEMU scenarios boot.
 #
-#   make-initramfs.sh [-k BZIMAGE] OUTDIR
+#   make-initramfs.sh [-a ARCH] [-k BZIMAGE] OUTDIR
+#
+# ARCH is i386 (the default) or x86_64: the guests' word size.  For
+# x86_64 the images hold the amd64 busybox, tools built -m64 and our
+# static x86_64 kexec, and A holds no kexec_test, image writer or Debian
+# kexec-tools (its amd64 build needs the Xen libraries), but two altered
+# copies of the kernel for the refusal cases: /boot/bzImage-unsigned
+# (its PE certificate table cleared) and /boot/bzImage-no64 (the
+# XLF_KERNEL_64 bit cleared).
 #
 # OUTDIR/initrd-b.cpio.gz  busybox (static, i386) with its applet symlinks,
 #                          /init, /lib/kjump/common.sh, /scenarios/NAME.sh,
@@ -39,22 +47,34 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}
-debdir=$cache/debs-i386
-pkgs="busybox-static kexec-tools libc6"
 
 die() { echo "make-initramfs: $*" >&2; exit 1; }
 say() { echo "make-initramfs: $*" >&2; }
 
 bzimage=
-while getopts k: opt; do
+arch=i386
+while getopts a:k: opt; do
 	case $opt in
+	a) arch=$OPTARG ;;
 	k) bzimage=$OPTARG ;;
-	*) echo "usage: $0 [-k BZIMAGE] OUTDIR" >&2; exit 2 ;;
+	*) echo "usage: $0 [-a i386|x86_64] [-k BZIMAGE] OUTDIR" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# = 1 ] || { echo "usage: $0 [-k BZIMAGE] OUTDIR" >&2; exit 2; }
+[ $# = 1 ] || { echo "usage: $0 [-a i386|x86_64] [-k BZIMAGE] OUTDIR" >&2; exit 2; }
 out=$1
+# debarch: Debian's name; wordflag: gcc's; elfid: ELF class (byte 4) and
+# e_machine (bytes 18-19) as od prints them
+case $arch in
+i386) debarch=i386 wordflag=-m32 elfclass=01 elfmachine=0300
+	pkgs="busybox-static kexec-tools libc6" ;;
+x86_64) debarch=amd64 wordflag=-m64 elfclass=02 elfmachine=3e00
+	pkgs="busybox-static"
+	[ -n "$bzimage" ] || die "-a x86_64 needs -k BZIMAGE (tests/qemu/debian-kernel.sh)"
+	KEXEC_TEST= KJUMP_SAVE= ;;
+*) die "-a $arch: not i386 or x86_64" ;;
+esac
+debdir=$cache/debs-$debarch
 
 if [ -z "$bzimage" ]; then
 	kdir=$("$top/kernel-companion/build-kernel.sh" -q | tail -n 1) ||
@@ -70,14 +90,14 @@ vmlinux=$(dirname "$bzimage")/vmlinux
 kexec_ours=${KEXEC:-}
 if [ -n "$kexec_ours" ]; then
 	[ -f "$kexec_ours" ] || die "KEXEC=$kexec_ours: no such file"
-	# ELF magic, ELFCLASS32, e_machine EM_386 (3): catch an amd64 build early.
+	# ELF magic, class and e_machine: catch a build for the other arch early.
 	hdr=$(od -An -tx1 -N20 "$kexec_ours" | tr -d ' \n')
 	case $hdr in
-	7f454c4601*) ;;
-	*) die "KEXEC=$kexec_ours: not a 32-bit ELF file" ;;
+	7f454c46$elfclass*) ;;
+	*) die "KEXEC=$kexec_ours: not a $arch ELF file (class)" ;;
 	esac
-	[ "$(echo "$hdr" | cut -c37-40)" = 0300 ] ||
-		die "KEXEC=$kexec_ours: not an i386 (EM_386) executable"
+	[ "$(echo "$hdr" | cut -c37-40)" = $elfmachine ] ||
+		die "KEXEC=$kexec_ours: not an $arch executable (e_machine)"
 	kexec_ours=$(realpath "$kexec_ours")
 fi
 
@@ -104,19 +124,19 @@ fi
 
 # newest cached .deb of package $1, or nothing
 deb_of() {
-	ls "$debdir/$1"_*_i386.deb 2>/dev/null | sort -V | tail -n 1
+	ls "$debdir/$1"_*_"$debarch".deb 2>/dev/null | sort -V | tail -n 1
 }
 
 fetch_debs() {
 	mkdir -p "$debdir"
 	for p in $pkgs; do
 		[ -n "$(deb_of "$p")" ] && continue
-		say "downloading $p:i386"
-		(cd "$debdir" && apt-get download -q "$p:i386") >"$debdir/download.log" 2>&1 || {
+		say "downloading $p:$debarch"
+		(cd "$debdir" && apt-get download -q "$p:$debarch") >"$debdir/download.log" 2>&1 || {
 			cat "$debdir/download.log" >&2
-			die "apt-get download $p:i386 failed (is the i386 architecture enabled? dpkg --add-architecture i386 && apt-get update)"
+			die "apt-get download $p:$debarch failed (is the $debarch architecture enabled? dpkg --add-architecture $debarch && apt-get update)"
 		}
-		[ -n "$(deb_of "$p")" ] || die "apt-get download $p:i386 left no .deb in $debdir"
+		[ -n "$(deb_of "$p")" ] || die "apt-get download $p:$debarch left no .deb in $debdir"
 	done
 }
 
@@ -167,19 +187,19 @@ pack() {
 }
 
 guest_cc=${KJUMP_GUEST_CC:-gcc}
-guest_cflags="-m32 -Os -std=c11 -Wall -Wextra -Werror"
+guest_cflags="$wordflag -Os -std=c11 -Wall -Wextra -Werror"
 tools="memfill vmcore-check physmem monotime runas"
 # The part of libkjump the tools use (vmcore-check reads the core with it).
 lib_srcs="lib/vmcore.c lib/elf-read.c lib/ctx.c lib/hib/image-read.c lib/hib/compress.c lib/hib/crc32c.c lib/hib/request.c"
 
-# Build tools/*.c into the static i386 multi-call binary $1.
+# Build tools/*.c into the static multi-call binary $1.
 build_tools() {
 	tb=$stage/tools-obj
 	mkdir -p "$tb"
 	for t in $tools; do
 		$guest_cc $guest_cflags -Dmain="$(echo "$t" | tr - _)_main" \
 			-I"$top/include" -I"$top/lib" -c -o "$tb/$t.o" "$here/tools/$t.c" ||
-			die "cannot compile tools/$t.c for i386 (gcc-multilib installed?)"
+			die "cannot compile tools/$t.c for $arch (gcc-multilib installed?)"
 	done
 	$guest_cc $guest_cflags -c -o "$tb/kjtools.o" "$here/tools/kjtools.c" ||
 		die "cannot compile tools/kjtools.c"
@@ -188,8 +208,8 @@ build_tools() {
 			-I"$top/lib" -I"$top/lib/hib" -c -o "$tb/lib-$(basename "$f" .c).o" \
 			"$top/$f" || die "cannot compile $f for the guest tools"
 	done
-	$guest_cc -m32 -static -s -o "$1" "$tb"/*.o -llz4 -lzstd -pthread ||
-		die "cannot link the static i386 guest tools"
+	$guest_cc $wordflag -static -s -o "$1" "$tb"/*.o -llz4 -lzstd -pthread ||
+		die "cannot link the static $arch guest tools"
 	rm -rf "$tb"
 }
 
@@ -197,7 +217,7 @@ fetch_debs
 
 inputs_hash=$( {
 	cd "$here"
-	echo "== cc $guest_cc"
+	echo "== cc $guest_cc $arch"
 	for f in make-initramfs.sh guest/* tools/*.[ch] scenarios/*.guest.sh; do
 		echo "== $f"
 		cat "$f"
@@ -310,12 +330,40 @@ add_debian_kexec() {
 	ln -s i386-linux-gnu/ld-linux.so.2 "$1/lib/ld-linux.so.2"
 }
 
+# le_patch FILE OFFSET BYTES...: overwrite bytes (two hex digits each)
+le_patch() {
+	_f=$1 _off=$2
+	shift 2
+	printf "$(printf '\\%03o' $(for x in "$@"; do echo $((0x$x)); done))" |
+		dd of="$_f" bs=1 seek="$_off" conv=notrunc status=none
+}
+
+# u32 FILE OFFSET: a little-endian 32-bit value of FILE
+u32() {
+	od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '
+}
+
+# The x86_64 refusal cases' kernels (see the top): a PE32+ certificate
+# table is data directory 4, at e_lfanew + 24 + 112 + 4 * 8.
+altered_kernels() {
+	cp "$bzimage" "$1/boot/bzImage-unsigned"
+	pe=$(u32 "$bzimage" 60)
+	[ "$(od -An -tx1 -j$((pe + 24)) -N2 "$bzimage" | tr -d ' ')" = 0b02 ] ||
+		die "$bzimage: no PE32+ header at $pe"
+	le_patch "$1/boot/bzImage-unsigned" $((pe + 24 + 112 + 32)) 00 00 00 00 00 00 00 00
+	cp "$bzimage" "$1/boot/bzImage-no64"
+	xlf=$(od -An -tu1 -j$((0x236)) -N1 "$bzimage" | tr -d ' ')
+	le_patch "$1/boot/bzImage-no64" $((0x236)) "$(printf '%02x' $((xlf & ~1)))"
+}
+
 # --- B with Debian's kexec too, for a B that runs it (jump-debian-baseline) ---
-bd=$stage/bd
-cp -a "$b" "$bd"
-add_debian_kexec "$bd"
-pack "$bd" "$stage/initrd-b-debian.cpio.gz"
-rm -rf "$bd"
+if [ "$arch" = i386 ]; then
+	bd=$stage/bd
+	cp -a "$b" "$bd"
+	add_debian_kexec "$bd"
+	pack "$bd" "$stage/initrd-b-debian.cpio.gz"
+	rm -rf "$bd"
+fi
 
 # --- A: B plus the kernel, B's initramfs and Debian's kexec-tools ---
 a=$stage/a
@@ -333,11 +381,15 @@ fi
 cp "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b.cpio.gz"
 # B with the image writer's marker, for the hibernation scenarios
 with_helper_marker "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b-hib.cpio.gz"
-cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
 if [ -n "$kexec_test" ]; then
 	cp "$kexec_test" "$a/boot/kexec_test"
 fi
-add_debian_kexec "$a"
+if [ "$arch" = i386 ]; then
+	cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
+	add_debian_kexec "$a"
+else
+	altered_kernels "$a"
+fi
 pack "$a" "$stage/initrd-a.cpio.gz"
 
 mv -f "$stage/initrd-b.cpio.gz" "$out/initrd-b.cpio.gz"

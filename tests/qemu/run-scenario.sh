@@ -40,6 +40,10 @@
 #     reject REGEX       a console line that must never appear (the same
 #                        use)
 #     config NAME        build-kernel.sh -c NAME instead of base
+#     arch x86_64        a 64-bit guest: qemu-system-x86_64, Debian's
+#                        amd64 kernel (debian-kernel.sh) instead of the
+#                        companion kernel, images of make-initramfs.sh
+#                        -a x86_64 and $KEXEC_X86_64 as our kexec
 #     disk MIB           a fresh, zeroed raw disk of MIB MiB
 #                        (LOGDIR/NAME.disk.img) as virtio-blk, /dev/vda;
 #                        every boot of the run sees the same file
@@ -102,6 +106,8 @@
 #
 # Environment:
 #   KEXEC              our static i386 kexec (needed when KEXEC_IMPL=ours)
+#   KEXEC_X86_64       our static x86_64 kexec, for "arch x86_64" (SKIP
+#                      when unset)
 #   KEXEC_TEST         the kexec_test image, put in A as /boot/kexec_test
 #                      (default: kexec_test/kexec_test of the build tree
 #                      that $KEXEC, tests/qemu/kexec-i386, belongs to)
@@ -212,15 +218,6 @@ sfile=$here/scenarios/$name.guest.sh
 hostfile=${KJUMP_HOST_FILE:-$sfile}
 [ -f "$sfile" ] || fail "no such scenario (need scenarios/$name.guest.sh)"
 [ -f "$hostfile" ] || fail "KJUMP_HOST_FILE=$hostfile: no such file"
-command -v qemu-system-i386 >/dev/null 2>&1 || skip "qemu-system-i386 not installed"
-if [ -z "${KJUMP_BZIMAGE:-}" ]; then
-	tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-	[ -r "$tarball" ] || skip "kernel source $tarball not found (install linux-source-6.1)"
-fi
-if [ "$impl" = ours ]; then
-	[ -n "${KEXEC:-}" ] || fail "KEXEC is not set (path of our static i386 kexec; KEXEC_IMPL=debian tests Debian's instead)"
-	[ -f "$KEXEC" ] || fail "KEXEC=$KEXEC: no such file"
-fi
 mkdir -p "$logdir" || fail "cannot create $logdir"
 rm -f "$serial" "$logdir/$base".*
 
@@ -239,6 +236,7 @@ rejects=() extra= allow_after= allow_warn= skip_why=
 total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
 boot_mem=() boot_cfg=() boot_bz=() boot_app=()
+garch=i386
 disk_mib= disk_fs= fs_disk_mib= fs_disk_type= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 cpu= no_poweroff=0
 hname=${hostfile##*/}
 lineno=0
@@ -289,6 +287,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 	config)
 		[[ $rest =~ ^[A-Za-z0-9_-]+$ ]] || fail "$bad (config NAME)"
 		kconfig=$rest ;;
+	arch)
+		[[ $rest =~ ^(i386|x86_64)$ ]] || fail "$bad (arch i386|x86_64)"
+		garch=$rest ;;
 	disk)
 		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (disk MIB)"
 		disk_mib=$rest ;;
@@ -333,6 +334,26 @@ while IFS= read -r line || [ -n "$line" ]; do
 	esac
 done <"$hostfile"
 [ -z "$skip_why" ] || { xfail=; skip "$skip_why"; }
+qemu=qemu-system-$garch
+command -v "$qemu" >/dev/null 2>&1 || skip "$qemu not installed"
+if [ "$garch" = x86_64 ]; then
+	[ "$impl" = ours ] ||
+		skip "Debian's amd64 kexec-tools is not in the x86_64 images (it needs the Xen libraries)"
+	[ ${#boot_cfg[@]} = 0 ] || fail "$hname: boot N config: not with arch x86_64"
+	kexec_ours=${KEXEC_X86_64:-}
+	[ -n "$kexec_ours" ] || skip "KEXEC_X86_64 is not set (no static x86_64 kexec: configure found no static -m64 toolchain)"
+	[ -f "$kexec_ours" ] || fail "KEXEC_X86_64=$kexec_ours: no such file"
+else
+	if [ -z "${KJUMP_BZIMAGE:-}" ]; then
+		tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+		[ -r "$tarball" ] || skip "kernel source $tarball not found (install linux-source-6.1)"
+	fi
+	kexec_ours=${KEXEC:-}
+	if [ "$impl" = ours ]; then
+		[ -n "$kexec_ours" ] || fail "KEXEC is not set (path of our static i386 kexec; KEXEC_IMPL=debian tests Debian's instead)"
+		[ -f "$kexec_ours" ] || fail "KEXEC=$kexec_ours: no such file"
+	fi
+fi
 if [ ${#mk_kind[@]} = 0 ]; then
 	mk_kind=(start end) mk_stage=(A A) mk_t=(0 0) mk_re=("" "")
 fi
@@ -357,7 +378,14 @@ silence=$((silence * scale))
 poweroff_t=$((30 * scale))
 
 # --- kernel and initramfs ---
-if [ -n "${KJUMP_BZIMAGE:-}" ]; then
+if [ "$garch" = x86_64 ]; then
+	bzimage=$("$here/debian-kernel.sh" -q 2>"$logdir/$base.build.log" | tail -n 1)
+	if [ -z "$bzimage" ] || [ ! -r "$bzimage" ]; then
+		tail -n 20 "$logdir/$base.build.log" >&2
+		fail "no Debian amd64 kernel (log: $logdir/$base.build.log)"
+	fi
+	kconfig="debian amd64"
+elif [ -n "${KJUMP_BZIMAGE:-}" ]; then
 	bzimage=$KJUMP_BZIMAGE
 	[ -r "$bzimage" ] || fail "KJUMP_BZIMAGE=$bzimage: not readable"
 else
@@ -376,11 +404,11 @@ for n in "${!boot_cfg[@]}"; do
 		fail "boot $n: kernel build of config ${boot_cfg[n]} failed (log: $logdir/$base.build.log)"
 	boot_bz[n]=$kd/bzImage
 done
-if [ -z "${KEXEC_TEST:-}" ] && [ -n "${KEXEC:-}" ]; then
+if [ "$garch" = i386 ] && [ -z "${KEXEC_TEST:-}" ] && [ -n "${KEXEC:-}" ]; then
 	kt=$(dirname "$KEXEC")/../../kexec_test/kexec_test
 	[ -f "$kt" ] && export KEXEC_TEST=$kt
 fi
-if [ -z "${KJUMP_SAVE:-}" ] && [ -n "${KEXEC:-}" ]; then
+if [ "$garch" = i386 ] && [ -z "${KJUMP_SAVE:-}" ] && [ -n "${KEXEC:-}" ]; then
 	ks=$(dirname "$KEXEC")/kjump-save-i386
 	[ -f "$ks" ] && export KJUMP_SAVE=$ks
 fi
@@ -390,8 +418,13 @@ fi
 imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs-$(printf '%s' "$top" | sha256sum | cut -c1-12)}
 # A holds the kernel, so each kernel config gets its own images; sharing
 # one directory would rebuild them on every switch.
-[ "$kconfig" = base ] || imgdir=$imgdir-$kconfig
-if ! "$here/make-initramfs.sh" -k "$bzimage" "$imgdir" >>"$logdir/$base.build.log" 2>&1; then
+if [ "$garch" = x86_64 ]; then
+	imgdir=$imgdir-x86_64
+elif [ "$kconfig" != base ]; then
+	imgdir=$imgdir-$kconfig
+fi
+if ! KEXEC=$kexec_ours "$here/make-initramfs.sh" -a "$garch" -k "$bzimage" "$imgdir" \
+	>>"$logdir/$base.build.log" 2>&1; then
 	tail -n 20 "$logdir/$base.build.log" >&2
 	fail "initramfs build failed (log: $logdir/$base.build.log)"
 fi
@@ -557,10 +590,10 @@ nboots=1
 for k in "${mk_kind[@]}"; do [ "$k" = reboot ] && nboots=$((nboots + 1)); done
 {
 	echo "scenario: $name"
-	echo "impl: $impl${KEXEC:+ (KEXEC=$KEXEC)}"
+	echo "impl: $impl${kexec_ours:+ (kexec $kexec_ours)}"
 	echo "marker: $marker"
 	echo "kernel: $bzimage (config $kconfig)"
-	echo "machine: ${mem_mib} MiB, $smp vCPUs${cpu:+, cpu $cpu}${disk_mib:+, virtio disk $disk_mib MiB}"
+	echo "machine: $qemu, ${mem_mib} MiB, $smp vCPUs${cpu:+, cpu $cpu}${disk_mib:+, virtio disk $disk_mib MiB}"
 	echo "boots: $nboots"
 	echo "marks:$(for ((i = 0; i < nmarks; i++)); do printf ' %s' "$(markname $i)"; done)"
 	echo "initrd: $imgdir/initrd-a.cpio.gz"
@@ -609,7 +642,7 @@ while :; do
 	echo "--- boot $boot${boot_mem[boot]:+ (${boot_mem[boot]} MiB)}${boot_cfg[boot]:+ (kernel ${boot_cfg[boot]})}${boot_app[boot]:+ (+ ${boot_app[boot]})}" >>"$steps"
 	now
 	printf '%6ss  qemu started (boot %d)\n' "$(secs $((now_us - t0)))" $boot >>"$steps"
-	qemu-system-i386 -accel tcg -nodefaults -no-reboot -nographic \
+	"$qemu" -accel tcg -nodefaults -no-reboot -nographic \
 		-m "${boot_mem[boot]:-$mem_mib}" -smp "$smp" ${cpu:+-cpu "$cpu"} "${drive[@]}" \
 		-chardev "file,id=ser0,path=$serial,append=on" -serial chardev:ser0 \
 		-d guest_errors,cpu_reset -D "$logdir/$base$sfx.qemu-debug.log" \

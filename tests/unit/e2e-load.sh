@@ -50,7 +50,12 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	preserve-mark-cleared bzimage-entry elf-args-linux elf-probed
 	elf-args-none elf-entry elf-refused elf-type-unknown not-any-image
 	elf-real-vmlinux elf-preserve elf-preserve-args-none
-	hib-helper-mark hib-lockdown hib-no-companion"
+	hib-helper-mark hib-lockdown hib-no-companion
+	file-load file-load-panic file-unload file-auto-fallback
+	file-auto-options file-not-64 file-auto-enosys file-enosys
+	file-lockdown-unsigned file-lockdown-eperm file-panic-refused
+	file-cmdline-too-long file-only-kexec-load file-panic-no-region
+	load-on-x86-64"
 
 failed=0
 
@@ -199,6 +204,11 @@ fi
 "$mkimage" "$tmp/small-cmdline" --cmdline-size 64 || exit 1
 elf=$tmp/vmlinux
 "$mkelf" "$elf" || exit 1
+# 64-bit bzImages (XLF_KERNEL_64 | XLF_CAN_BE_LOADED_ABOVE_4G) for -s
+bz64=$tmp/bzImage64
+"$mkimage" "$bz64" --payload 200000 --xloadflags 3 || exit 1
+bz64s=$tmp/bzImage64-signed
+"$mkimage" "$bz64s" --payload 200000 --xloadflags 3 --signed || exit 1
 initrd=$tmp/initrd
 awk 'BEGIN { for (i = 0; i < 3000; i++) printf "initrd line %06d\n", i }' \
 	> "$initrd"
@@ -751,6 +761,177 @@ t_hib_no_companion() {
 	want_rc 1 &&
 	one_error "--hibernate: this kernel cannot pass a request to the crash kernel (no /sys/kernel/kexec_jump_request: it needs the kexec jump companion series)" &&
 	[ "$(nr_calls reboot)" -eq 0 ] || fail "reboot was called"
+}
+
+# ------------------------------------------------ kexec_file_load (-s, -a)
+
+# file_call [N]: the Nth-from-last kexec_file_load line (default: last)
+file_call() {
+	calls | grep '^kexec_file_load ' | tail -n "${1:-1}" | head -n 1
+}
+
+crash_loaded() {
+	cat "$root/sys/kernel/kexec_crash_loaded"
+}
+
+lockdown() {
+	mkdir -p "$root/sys/kernel/security"
+	echo "none [integrity] confidentiality" >"$root/sys/kernel/security/lockdown"
+}
+
+t_file_load() {
+	kx -- -s -l "$bz64" --initrd="$initrd" --append="console=ttyS0" \
+		--append="kjump.marker=e2e"
+	want_rc 0 && no_stderr &&
+	[ "$(nr_calls kexec_file_load)" -eq 1 ] && [ "$(nr_calls kexec_load)" -eq 0 ] ||
+		fail "calls: $(calls | tr '\n' '|')" &&
+	file_call | grep -qF "kernel=$bz64 initrd=$initrd flags=0x0 cmdline=\"console=ttyS0 kjump.marker=e2e\" result=OK" ||
+		fail "call: $(file_call)" &&
+	[ "$(loaded)" = 1 ] || fail "kexec_loaded is $(loaded)"
+}
+
+# The kernel adds elfcorehdr= itself: nothing of ours on the line.
+t_file_load_panic() {
+	kx -- -s -p "$bz64" --append=kjump.crash=1
+	want_rc 0 && no_stderr &&
+	file_call | grep -qF "initrd=- flags=0x6 cmdline=\"kjump.crash=1\" result=OK" ||
+		fail "call: $(file_call)" &&
+	[ "$(crash_loaded)" = 1 ] || fail "kexec_crash_loaded is $(crash_loaded)" &&
+	[ "$(loaded)" = 0 ] || fail "kexec_loaded is $(loaded)" &&
+	kx -- -s -p -u && want_rc 0 && no_stderr &&
+	file_call | grep -q ' flags=0x3 .*result=OK' || fail "unload: $(file_call)" &&
+	[ "$(crash_loaded)" = 0 ] || fail "kexec_crash_loaded is $(crash_loaded) after -s -p -u"
+}
+
+t_file_unload() {
+	kx -- -s -l "$bz64" && want_rc 0 && [ "$(loaded)" = 1 ] ||
+		fail "setup load: rc $rc, $(file_call)" || return 1
+	kx -- -a -u
+	want_rc 0 && no_stderr &&
+	file_call | grep -q ' flags=0x1 .*result=OK' || fail "unload: $(file_call)" &&
+	[ "$(loaded)" = 0 ] || fail "kexec_loaded is $(loaded) after -a -u" &&
+	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called"
+}
+
+# -a with a 32-bit bzImage: no kexec_file_load call at all, kexec_load.
+t_file_auto_fallback() {
+	kx -- -a -l "$kernel" --initrd="$initrd"
+	want_rc 0 && no_stderr &&
+	[ "$(nr_calls kexec_file_load)" -eq 0 ] || fail "kexec_file_load was called" &&
+	[ "$(last_result kexec_load)" = OK ] || fail "kexec_load: $(last_result kexec_load)" &&
+	check_last --initrd "$initrd"
+}
+
+# -a with an option only kexec_load has: kexec_load, even for a 64-bit image.
+t_file_auto_options() {
+	kx -- -a -l "$bz64" --mem-max=0x1fffffff
+	want_rc 0 && no_stderr &&
+	[ "$(nr_calls kexec_file_load)" -eq 0 ] || fail "kexec_file_load was called" &&
+	[ "$(last_result kexec_load)" = OK ] || fail "kexec_load: $(last_result kexec_load)"
+}
+
+t_file_not_64() {
+	kx -- -s -l "$kernel"
+	want_rc 1 &&
+	one_error "kexec: $kernel: kexec_file_load cannot load it: no 64-bit entry (a 32-bit kernel)" &&
+	[ -z "$(calls)" ] || fail "calls: $(calls | tr '\n' '|')" &&
+	kx -- -s -l "$tmp/truncated" && want_rc 1 &&
+	one_error "kexec_file_load cannot load it: truncated" &&
+	[ -z "$(calls)" ] || fail "calls: $(calls | tr '\n' '|')"
+}
+
+# -a on a kernel without the file call: kexec_load, silently.
+t_file_auto_enosys() {
+	kx KJUMP_FAKE_FILE_ERRNO=ENOSYS -- -a -l "$bz64"
+	want_rc 0 && no_stderr &&
+	[ "$(last_result kexec_file_load)" = ENOSYS ] || fail "calls: $(calls | tr '\n' '|')" &&
+	[ "$(last_result kexec_load)" = OK ] || fail "kexec_load: $(last_result kexec_load)" &&
+	[ "$(loaded)" = 1 ] || fail "kexec_loaded is $(loaded)"
+}
+
+t_file_enosys() {
+	kx KJUMP_FAKE_FILE_ERRNO=ENOSYS -- -s -l "$bz64"
+	want_rc 1 && one_error "kexec: kexec_file_load: the running kernel has no kexec_file_load" &&
+	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called"
+}
+
+# Under lockdown an unsigned image never reaches the kernel, which would
+# drop the loaded crash kernel before refusing it.
+t_file_lockdown_unsigned() {
+	lockdown
+	kx -- -s -p "$bz64s" && want_rc 0 && [ "$(crash_loaded)" = 1 ] ||
+		fail "signed load: rc $rc, $(file_call)" || return 1
+	kx -- -s -p "$bz64"
+	want_rc 1 &&
+	one_error "kexec: $bz64: refused before loading: the kernel is locked down (integrity), and the image carries no signature" &&
+	[ "$(nr_calls kexec_file_load)" -eq 1 ] || fail "calls: $(calls | tr '\n' '|')" &&
+	[ "$(crash_loaded)" = 1 ] || fail "the crash kernel was dropped"
+}
+
+t_file_lockdown_eperm() {
+	lockdown
+	kx KJUMP_FAKE_FILE_ERRNO=EPERM -- -s -l "$bz64s"
+	want_rc 1 &&
+	one_error "kexec: kexec_file_load: refused: the kernel is locked down, and the image's signature did not verify against its keyrings" &&
+	echo 1 >"$root/proc/sys/kernel/kexec_load_disabled" &&
+	kx -- -s -l "$bz64s" && want_rc 1 &&
+	one_error "kexec: kexec_file_load: disabled by sysctl kernel.kexec_load_disabled=1"
+}
+
+# A refusal after the kernel dropped the crash kernel says so.
+t_file_panic_refused() {
+	kx -- -s -p "$bz64" && want_rc 0 ||
+		fail "setup load: $(file_call)" || return 1
+	kx KJUMP_FAKE_FILE_ERRNO=EINVAL -- -s -p "$bz64"
+	want_rc 1 &&
+	one_error "kexec: kexec_file_load: the kernel rejected the image or its command line (Invalid argument; dmesg says which) (the kernel dropped the loaded crash kernel first; the crash slot is empty)" &&
+	[ "$(crash_loaded)" = 0 ] || fail "kexec_crash_loaded is $(crash_loaded)"
+}
+
+# 2047 - 30 (elfcorehdr=) - 1 (NUL) = 2016 characters at most.
+t_file_cmdline_too_long() {
+	line=$(awk 'BEGIN { for (i = 0; i < 2016; i++) printf "x" }')
+	kx -- -s -l "$bz64" --append="${line}y"
+	want_rc 1 &&
+	one_error "kexec: command line: 2017 bytes; through kexec_file_load this kernel takes 2016 at most" &&
+	[ -z "$(calls)" ] || fail "calls: $(calls | tr '\n' '|')" &&
+	kx -- -s -l "$bz64" --append="$line" && want_rc 0 && no_stderr &&
+	[ "$(last_result kexec_file_load)" = OK ] || fail "2016 bytes: $(file_call)"
+}
+
+t_file_only_kexec_load() {
+	kx -- -s -l "$bz64" --mem-max=0x1fffffff
+	want_rc 1 &&
+	one_error "kexec: --mem-max: only with kexec_load (-c); kexec_file_load (-s) has the kernel place the image" &&
+	kx -- -s -l --load-preserve-context --mem-max=0x1fffffff "$bz64" &&
+	want_rc 1 && one_error "kexec: --load-preserve-context: only with kexec_load (-c)" &&
+	kx -- -s -l --args-none "$bz64" &&
+	want_rc 1 && one_error "kexec: --args-none: only with kexec_load (-c)" &&
+	kx -- -s -e && want_rc 1 &&
+	one_error "kexec: -s: only with a load (-l, -p, -f) or an unload (-u), not with -e" &&
+	kx -- -s -c -l "$bz64" && want_rc 1 &&
+	one_error "kexec: options: -s and -c cannot be combined" &&
+	[ -z "$(calls)" ] || fail "calls: $(calls | tr '\n' '|')"
+}
+
+t_file_panic_no_region() {
+	grep -v 'Crash kernel' "$root/proc/iomem" >"$w/iomem" &&
+	cp "$w/iomem" "$root/proc/iomem"
+	kx -- -s -p "$bz64"
+	want_rc 1 && one_error "kexec: -p: no crash kernel memory reserved (boot with crashkernel=" &&
+	[ -z "$(calls)" ] || fail "calls: $(calls | tr '\n' '|')"
+}
+
+# An i386-only kexec on an x86_64 kernel: kexec_load would get EINVAL.
+t_load_on_x86_64() {
+	echo x86_64 >"$root/proc/sys/kernel/arch"
+	kx -- -l "$kernel"
+	want_rc 1 &&
+	one_error "kexec: kexec_load: this kexec builds images for 32-bit (i386) kernels, and the running kernel is x86_64 (load with -s, kexec_file_load)" &&
+	kx -- -u && want_rc 1 && one_error "running kernel is x86_64" &&
+	[ -z "$(calls)" ] || fail "calls: $(calls | tr '\n' '|')" &&
+	kx -- -a -l "$bz64" && want_rc 0 && no_stderr &&
+	[ "$(last_result kexec_file_load)" = OK ] || fail "-a: $(calls | tr '\n' '|')"
 }
 
 for c in $CASES; do

@@ -17,6 +17,7 @@
  *                            and reboot to succeed)
  *   KJUMP_FAKE_ERRNO         kexec_load fails with this errno (a name
  *                            such as EPERM, or a number)
+ *   KJUMP_FAKE_FILE_ERRNO    kexec_file_load fails with this errno
  *   KJUMP_FAKE_REBOOT_ERRNO  reboot fails with this errno
  *   KJUMP_FAKE_NEED_CAP      if set, kexec_load and reboot fail with EPERM
  *                            unless the caller's effective capabilities
@@ -28,6 +29,8 @@
  *   preload         written when the shim starts: proof it is active
  *   calls           one line per call, in order:
  *                     kexec_load load-N entry=0x.. nr_segments=N flags=0x.. result=OK|ENAME
+ *                     kexec_file_load load-N kernel=PATH initrd=PATH|- flags=0x..
+ *                       cmdline="..." result=OK|ENAME
  *                     reboot cmd=0x........ result=OK|ENAME
  *                     sync
  *                     ifdown NAME
@@ -189,6 +192,7 @@ static const struct {
 	{ "ENOMEM", ENOMEM }, { "ENOSYS", ENOSYS },
 	{ "EADDRNOTAVAIL", EADDRNOTAVAIL }, { "EOVERFLOW", EOVERFLOW },
 	{ "EACCES", EACCES }, { "ENOEXEC", ENOEXEC },
+	{ "EKEYREJECTED", EKEYREJECTED }, { "EBADF", EBADF },
 };
 
 static int parse_errno(const char *v)
@@ -568,6 +572,88 @@ static long fake_kexec_load(unsigned long entry, unsigned long nr,
 	return 0;
 }
 
+/* ----------------------------------------------------- kexec_file_load */
+
+#ifdef SYS_kexec_file_load
+#define FILE_UNLOAD		0x1ul
+#define FILE_ON_CRASH		0x2ul
+#define FILE_NO_INITRAMFS	0x4ul
+
+/* The file behind descriptor fd, or "-" for none. */
+static void fd_name(long fd, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(buf, size, "-");
+	if (fd < 0)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+	n = readlink(link, buf, size - 1);
+	if (n < 0) {
+		snprintf(buf, size, "bad-fd");
+		return;
+	}
+	buf[n] = '\0';
+}
+
+/*
+ * As 6.1 kernel/kexec_file.c: EPERM, bad flags and EBUSY change nothing;
+ * after them a crash load frees the loaded crash image, then reads the
+ * files and the command line (which must end in its NUL).
+ */
+static int file_load_checks(long kfd, long ifd, unsigned long len,
+			    const char *cmdline, unsigned long flags,
+			    int inject)
+{
+	if (root_flag("proc/sys/kernel/kexec_load_disabled") ||
+	    cap_sys_boot_missing())
+		return EPERM;
+	if (flags & ~(FILE_UNLOAD | FILE_ON_CRASH | FILE_NO_INITRAMFS))
+		return EINVAL;
+	if (inject && before_free(inject))
+		return inject;
+	if (flags & FILE_UNLOAD)
+		return 0;
+	if (flags & FILE_ON_CRASH)
+		set_slot(true, 0);
+	if (inject)
+		return inject;
+	if (kfd < 0 || (!(flags & FILE_NO_INITRAMFS) && ifd < 0))
+		return EBADF;
+	if (len && (!cmdline || cmdline[len - 1]))
+		return EINVAL;
+	return 0;
+}
+
+static long fake_kexec_file_load(long kfd, long ifd, unsigned long len,
+				 const char *cmdline, unsigned long flags)
+{
+	const char *fail = env("KJUMP_FAKE_FILE_ERRNO");
+	char kname[1024], iname[1024];
+	int seq, err;
+
+	if (!env("KJUMP_FAKE_OUT")) {
+		errno = EPERM;
+		return -1;
+	}
+	seq = next_seq();
+	fd_name(kfd, kname, sizeof(kname));
+	fd_name(flags & FILE_NO_INITRAMFS ? -1 : ifd, iname, sizeof(iname));
+	err = file_load_checks(kfd, ifd, len, cmdline, flags,
+			       fail ? parse_errno(fail) : 0);
+	record("kexec_file_load load-%d kernel=%s initrd=%s flags=0x%lx cmdline=\"%.*s\" result=%s",
+	       seq, kname, iname, flags, len ? (int)len - 1 : 0,
+	       len && cmdline ? cmdline : "", err ? errno_name(err) : "OK");
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	set_slot(flags & FILE_ON_CRASH, flags & FILE_UNLOAD ? 0 : seq);
+	return 0;
+}
+#endif
+
 EXPORT long syscall(long nr, ...)
 {
 	unsigned long a[6];
@@ -581,6 +667,12 @@ EXPORT long syscall(long nr, ...)
 	if (nr == SYS_kexec_load)
 		return fake_kexec_load(a[0], a[1],
 				       (const struct fake_segment *)a[2], a[3]);
+#ifdef SYS_kexec_file_load
+	if (nr == SYS_kexec_file_load)
+		/* the kernel's fds are ints: the upper halves are junk */
+		return fake_kexec_file_load((int)a[0], (int)a[1], a[2],
+					    (const char *)a[3], a[4]);
+#endif
 	return REAL(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 

@@ -6,11 +6,14 @@
  *
  *   make-fake-bzimage OUT [--payload BYTES] [--cmdline-size N]
  *                         [--init-size BYTES] [--truncate BYTES]
- *                         [--seed N] [--fixed]
+ *                         [--seed N] [--fixed] [--xloadflags N]
+ *                         [--signed]
  *
  * --truncate drops that many bytes from the end, so the payload is
  * shorter than the header's syssize says.  --fixed clears
- * relocatable_kernel: the kernel must run at 1 MiB.
+ * relocatable_kernel: the kernel must run at 1 MiB.  --xloadflags sets
+ * the header's xloadflags (3: a 64-bit kernel that may go above 4 GiB),
+ * --signed adds a PE/COFF stub with a certificate table.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -60,6 +63,8 @@ int main(int argc, char **argv)
 		{ "truncate", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "fixed", no_argument, NULL, 'f' },
+		{ "xloadflags", required_argument, NULL, 'x' },
+		{ "signed", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long v, cut = 0;
@@ -76,6 +81,10 @@ int main(int argc, char **argv)
 			s.relocatable = 0;
 			continue;
 		}
+		if (c == 'S') {
+			s.pe_signed = 1;
+			continue;
+		}
 		if (number(argv[optind - 1], optarg, &v))
 			return 2;
 		switch (c) {
@@ -84,10 +93,11 @@ int main(int argc, char **argv)
 		case 'i': s.init_size = (uint32_t)v; break;
 		case 't': cut = v; break;
 		case 's': s.seed = (uint32_t)v; break;
+		case 'x': s.xloadflags = (uint16_t)v; break;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: make-fake-bzimage OUT [--payload N] [--cmdline-size N] [--init-size N] [--truncate N] [--seed N] [--fixed]\n");
+		fprintf(stderr, "usage: make-fake-bzimage OUT [--payload N] [--cmdline-size N] [--init-size N] [--truncate N] [--seed N] [--fixed] [--xloadflags N] [--signed]\n");
 		return 2;
 	}
 	if (s.init_size < s.payload_len)

@@ -30,6 +30,8 @@ struct synth_bzimage {
 	uint32_t syssize;		/* 0: from payload_len */
 	size_t payload_len;		/* payload bytes written */
 	uint32_t seed;			/* payload pattern */
+	uint16_t xloadflags;		/* bit 0: 64-bit entry, bit 1: above 4G */
+	uint8_t pe_signed;		/* a PE/COFF header with a certificate table */
 };
 
 /* Offsets written below, from boot.rst. */
@@ -44,10 +46,23 @@ struct synth_bzimage {
 #define SB_INITRD_ADDR_MAX	0x22c
 #define SB_KERNEL_ALIGNMENT	0x230
 #define SB_RELOCATABLE		0x234
+#define SB_XLOADFLAGS		0x236
 #define SB_CMDLINE_SIZE		0x238
 #define SB_SETUP_DATA		0x250
 #define SB_PREF_ADDRESS		0x258
 #define SB_INIT_SIZE		0x260
+
+/*
+ * The PE/COFF stub an EFI-stub kernel carries (the PE format
+ * specification): "MZ", e_lfanew at 0x3c, "PE\0\0", the COFF header and
+ * a PE32+ optional header whose data directory 4, the certificate table,
+ * covers the last 16 bytes of the file: a signature, as far as the
+ * tool's check goes.
+ */
+#define SB_PE_AT		0x80
+#define SB_PE_OPT		(SB_PE_AT + 24)
+
+static inline void synth_pe(uint8_t *b, size_t len);
 
 /* Looks like a 6.x i386 kernel, scaled down. */
 static inline void synth_defaults(struct synth_bzimage *s)
@@ -111,6 +126,7 @@ static inline uint8_t *synth_build(const struct synth_bzimage *s, size_t *len)
 	synth_le(b, SB_SETUP_DATA, s->setup_data, 8);
 	synth_le(b, SB_PREF_ADDRESS, s->pref_address, 8);
 	synth_le(b, SB_INIT_SIZE, s->init_size, 4);
+	synth_le(b, SB_XLOADFLAGS, s->xloadflags, 2);
 	/* xorshift32: no runs of zeros for a hash to hide in */
 	for (i = setup; i < *len; i++) {
 		x ^= x << 13;
@@ -118,7 +134,23 @@ static inline uint8_t *synth_build(const struct synth_bzimage *s, size_t *len)
 		x ^= x << 5;
 		b[i] = (uint8_t)x;
 	}
+	if (s->pe_signed && *len > 0x400)
+		synth_pe(b, *len);
 	return b;
+}
+
+static inline void synth_pe(uint8_t *b, size_t len)
+{
+	b[0] = 'M';
+	b[1] = 'Z';
+	synth_le(b, 0x3c, SB_PE_AT, 4);
+	memcpy(b + SB_PE_AT, "PE\0\0", 4);
+	synth_le(b, SB_PE_AT + 4, 0x8664, 2);		/* Machine: x86-64 */
+	synth_le(b, SB_PE_AT + 20, 240, 2);		/* SizeOfOptionalHeader */
+	synth_le(b, SB_PE_OPT, 0x20b, 2);		/* PE32+ */
+	synth_le(b, SB_PE_OPT + 108, 16, 4);		/* NumberOfRvaAndSizes */
+	synth_le(b, SB_PE_OPT + 112 + 4 * 8, len - 16, 4);
+	synth_le(b, SB_PE_OPT + 112 + 4 * 8 + 4, 16, 4);
 }
 
 #endif

@@ -341,10 +341,91 @@ TEST(real_kernel)
 	CHECK(bi.initrd_addr_max >= 0x37ffffff);
 }
 
+/* arch_file_check() on synth with a command line of cl_len bytes. */
+static int file_check(struct unit_ctx *ctx, const struct synth_bzimage *s,
+		      size_t cl_len, bool *is_signed, char *why, size_t whylen)
+{
+	size_t len;
+	const char *buf = build(ctx, s, &len);
+
+	*is_signed = false;
+	return arch_file_check(buf, len, cl_len, is_signed, why, whylen);
+}
+
+TEST(file_check_64)
+{
+	struct synth_bzimage s;
+	char why[256] = "";
+	bool sig;
+
+	synth_defaults(&s);
+	s.xloadflags = 3;
+	CHECK_EQ_INT(file_check(ctx, &s, 10, &sig, why, sizeof(why)), 0);
+	CHECK(!sig);
+	s.pe_signed = 1;
+	CHECK_EQ_INT(file_check(ctx, &s, 10, &sig, why, sizeof(why)), 0);
+	CHECK(sig);
+	/* 2047 - 30 for elfcorehdr=: 2017 bytes with the NUL still go */
+	CHECK_EQ_INT(file_check(ctx, &s, 2017, &sig, why, sizeof(why)), 0);
+	CHECK_EQ_INT(file_check(ctx, &s, 2018, &sig, why, sizeof(why)),
+		     -E2BIG);
+	CHECK_CONTAINS(why, "2017 bytes; through kexec_file_load this kernel takes 2016 at most");
+}
+
+TEST(file_check_refusals)
+{
+	struct synth_bzimage s;
+	char why[256] = "";
+	bool sig;
+
+	synth_defaults(&s);
+	CHECK_EQ_INT(file_check(ctx, &s, 1, &sig, why, sizeof(why)), -ENOEXEC);
+	CHECK_CONTAINS(why, "no 64-bit entry");
+	s.xloadflags = 1;
+	CHECK_EQ_INT(file_check(ctx, &s, 1, &sig, why, sizeof(why)), -ENOEXEC);
+	CHECK_CONTAINS(why, "may not be loaded above 4 GiB");
+	s.xloadflags = 3;
+	s.version = 0x020b;
+	CHECK_EQ_INT(file_check(ctx, &s, 1, &sig, why, sizeof(why)), -ENOEXEC);
+	CHECK_CONTAINS(why, "boot protocol 2.11; the kernel's file loader needs 2.12");
+	s.version = 0x020c;
+	s.magic = 0;
+	CHECK_EQ_INT(file_check(ctx, &s, 1, &sig, why, sizeof(why)), -ENOEXEC);
+	CHECK_CONTAINS(why, "no \"HdrS\" boot header");
+}
+
+/* A certificate table that ends past the file is no signature. */
+TEST(file_check_cert_outside)
+{
+	struct synth_bzimage s;
+	char why[256] = "";
+	size_t len;
+	uint8_t *b;
+	bool sig = true;
+
+	synth_defaults(&s);
+	s.xloadflags = 3;
+	s.pe_signed = 1;
+	b = synth_build(&s, &len);
+	if (!b)
+		FAILF("out of memory");
+	unit_defer(ctx, free, b);
+	synth_le(b, SB_PE_OPT + 112 + 4 * 8 + 4, 17, 4);
+	CHECK_EQ_INT(arch_file_check((const char *)b, len, 1, &sig, why,
+				     sizeof(why)), 0);
+	CHECK(!sig);
+	synth_le(b, SB_PE_OPT + 112 + 4 * 8 + 4, 16, 4);
+	synth_le(b, SB_PE_OPT + 108, 4, 4);	/* no directory 4 */
+	CHECK_EQ_INT(arch_file_check((const char *)b, len, 1, &sig, why,
+				     sizeof(why)), 0);
+	CHECK(!sig);
+}
+
 UNIT_MAIN("bzimage",
 	RUN(valid), RUN(setup_sects_zero), RUN(trailing_bytes),
 	RUN(truncated), RUN(syssize_huge), RUN(setup_sects_past_end),
 	RUN(no_hdrs), RUN(bad_boot_flag), RUN(protocol_too_old), RUN(zimage),
 	RUN(too_short), RUN(old_protocol_defaults), RUN(not_relocatable),
 	RUN(bad_alignment_and_init_size), RUN(header_len), RUN(probe),
-	RUN(real_kernel))
+	RUN(real_kernel), RUN(file_check_64), RUN(file_check_refusals),
+	RUN(file_check_cert_outside))

@@ -27,6 +27,7 @@
 #define HDR_INITRD_ADDR_MAX	0x22c	/* u32, protocol >= 2.03 */
 #define HDR_KERNEL_ALIGNMENT	0x230	/* u32, protocol >= 2.05 */
 #define HDR_RELOCATABLE		0x234	/* u8, protocol >= 2.05 */
+#define HDR_XLOADFLAGS		0x236	/* u16, protocol >= 2.12 */
 #define HDR_CMDLINE_SIZE	0x238	/* u32, protocol >= 2.06 */
 #define HDR_HARDWARE_SUBARCH	0x23c	/* u32 + u64 data, >= 2.07 */
 #define HDR_PAYLOAD_OFFSET	0x248	/* u32, protocol >= 2.08 */
@@ -39,6 +40,9 @@
 #define HDR_MAGIC		0x53726448u	/* "HdrS" */
 #define BOOT_FLAG_MAGIC		0xaa55u
 #define LOADFLAG_LOADED_HIGH	0x01u
+/* xloadflags (protocol 2.12) */
+#define XLF_KERNEL_64			(1u << 0)	/* 64-bit entry at +0x200 */
+#define XLF_CAN_BE_LOADED_ABOVE_4G	(1u << 1)
 #define LOADER_TYPE_KEXEC	0xd0u	/* boot.rst: ID 0xD, kexec-tools */
 /* initrd_addr_max of a header older than protocol 2.03 (boot.rst) */
 #define BOOT_INITRD_ADDR_MAX_DEFAULT	0x37ffffffu

@@ -31,19 +31,6 @@ void crash_setup_free(struct arch_hand_over *cs)
 	cmdline_free(&cs->extra);
 }
 
-static int read_iomem(const struct kj_ctx *ctx, char **text)
-{
-	char path[KJ_PATH_MAX];
-	size_t len;
-	int ret;
-
-	kj_path(ctx, "/proc/iomem", path, sizeof(path));
-	ret = read_file(path, 1 << 20, text, &len);
-	if (ret)
-		kj_err(ctx, "%s: %s", path, strerror(-ret));
-	return ret;
-}
-
 /* The old kernel's RAM, from /proc/iomem, as the dump must describe it. */
 static int old_ram(const struct kj_ctx *ctx, const char *iomem,
 		   struct mem_map *ram)
@@ -386,14 +373,13 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 	int ret;
 
 	memmap_init(&ram);
-	ret = read_iomem(req->ctx, &iomem);
+	ret = iomem_read(req->ctx, &iomem);
 	if (ret)
 		goto out;
 	ret = iomem_crash_region(iomem, &cs->region);
 	if (ret) {
 		kj_err(req->ctx, "-p: %s", ret == -ENOENT ?
-		       "no crash kernel memory reserved (boot with crashkernel=SIZE, e.g. crashkernel=64M)" :
-		       "/proc/iomem is malformed");
+		       IOMEM_NO_CRASH_REGION : "/proc/iomem is malformed");
 		goto out;
 	}
 	/* Without CAP_SYS_ADMIN the kernel prints every address as 0. */
@@ -469,7 +455,7 @@ int preserve_prepare(const struct load_request *req, struct kexec_image *img,
 	cs->region.start = o->mem_min > X86_MIB ? o->mem_min : X86_MIB;
 	cs->region.end = o->mem_max == UINT64_MAX ? o->mem_max : o->mem_max + 1;
 	memmap_init(&ram);
-	ret = read_iomem(req->ctx, &iomem);
+	ret = iomem_read(req->ctx, &iomem);
 	if (!ret)
 		ret = old_ram(req->ctx, iomem, &ram);
 	if (!ret)

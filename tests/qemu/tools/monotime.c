@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 		}
 		/* cycles / kHz = ms; split to keep the product in 64 bits */
 		us = tsc();
-		printf("%" PRIu64 "\n", us / khz * 1000 + us % khz * 1000 / khz);
+		printf("%" PRIu64 "\n", (uint64_t)(us / khz * 1000 + us % khz * 1000 / khz));
 		return 0;
 	}
 #endif
