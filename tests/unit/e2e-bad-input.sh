@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${KJUMP_BUILDDIR:-.}" && pwd)
 fixtures=${KJUMP_FIXTURES:-$here/fixtures}
 table=${KJUMP_BAD_INPUT_TABLE:-$here/bad-input.table}
-kexec=$build/kexec/kexec
+kexec=$build/tests/unit/kexec-i386
 shim=$build/tests/unit/fake-kexec.so
 mkimage=$build/tests/unit/make-fake-bzimage
 

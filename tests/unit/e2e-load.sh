@@ -8,7 +8,7 @@
 # then judges the recorded segments.
 #
 # Environment:
-#   KJUMP_BUILDDIR  top of the build tree, holding kexec/kexec and
+#   KJUMP_BUILDDIR  top of the build tree, holding tests/unit/kexec-i386 and
 #                   tests/unit/{fake-kexec.so,check-load,make-fake-bzimage}
 #                   (default: the current directory)
 #   KJUMP_FIXTURES  tests/unit/fixtures of the source tree
@@ -33,7 +33,7 @@ export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${KJUMP_BUILDDIR:-.}" && pwd)
 fixtures=${KJUMP_FIXTURES:-$here/fixtures}
-kexec=$build/kexec/kexec
+kexec=$build/tests/unit/kexec-i386
 shim=$build/tests/unit/fake-kexec.so
 check=$build/tests/unit/check-load
 mkimage=$build/tests/unit/make-fake-bzimage

@@ -19,6 +19,11 @@
 #include "purgatory-blob.h"
 #include "purgatory-params.h"
 
+/* The name of the results: purgatory-blob, or purgatory-blob64 for x86_64. */
+#ifndef BLOB_SUITE
+#define BLOB_SUITE	"purgatory-blob"
+#endif
+
 /* Limits the loader may rely on (see purgatory/mkblob.c). */
 #define BLOB_MAX_MEMSZ		16384u
 #define BLOB_MIN_STACK		4096u
@@ -32,10 +37,10 @@ check(const char *name, int ok, const char *fmt, ...)
 	va_list ap;
 
 	if (ok) {
-		printf("PASS: purgatory-blob/%s\n", name);
+		printf("PASS: " BLOB_SUITE "/%s\n", name);
 		return;
 	}
-	printf("FAIL: purgatory-blob/%s: ", name);
+	printf("FAIL: " BLOB_SUITE "/%s: ", name);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);

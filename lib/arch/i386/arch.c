@@ -50,6 +50,9 @@ const struct x86_arch_desc x86_arch = {
 	.lowmem_end = I386_LOWMEM_END,
 	.place_max = I386_LOWMEM_END - 1,
 	.entry_max = UINT32_MAX,
+	.bzimage_entry_offset = 0,
+	.bzimage_xloadflags = 0,
+	.no_hand_over = NULL,
 	.set_regs = set_regs,
 };
 

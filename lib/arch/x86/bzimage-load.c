@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The bzImage loader: 32-bit boot protocol entry through purgatory.
+ * The bzImage loader: the 32-bit boot protocol's entry (i386) or the
+ * 64-bit one (x86_64, 0x200 further), through purgatory.
  *
  * The kernel goes lowest fit at or above pref_address, kernel_alignment,
  * init_size bytes so decompression stays inside it; linux-boot.c adds
@@ -12,24 +13,46 @@
 #include <string.h>
 
 #include "arch.h"
+#include "bzimage-header.h"
 #include "bzimage.h"
 #include "linux-boot.h"
 #include "x86-arch.h"
+
+/* A bzImage with the entry this word size enters (x86_64: XLF_KERNEL_64). */
+static int parse_for_arch(const char *buf, size_t len, struct bzimage_info *bi,
+			  char *why, size_t whylen)
+{
+	uint16_t need = x86_arch.bzimage_xloadflags;
+
+	if (bzimage_parse(buf, len, bi, why, whylen))
+		return -1;
+	if (!need)
+		return 0;
+	if (bi->version < 0x020c)
+		snprintf(why, whylen, "boot protocol %u.%02u: an %s entry needs 2.12 or later",
+			 bi->version >> 8, bi->version & 0xff, x86_arch.name);
+	else if ((get16(buf, HDR_XLOADFLAGS) & need) != need)
+		snprintf(why, whylen, "no %s entry (a 32-bit kernel)",
+			 x86_arch.name);
+	else
+		return 0;
+	return -1;
+}
 
 static int bzimage_probe(const char *buf, size_t len, char *why,
 			 size_t whylen)
 {
 	struct bzimage_info bi;
 
-	return bzimage_parse(buf, len, &bi, why, whylen);
+	return parse_for_arch(buf, len, &bi, why, whylen);
 }
 
 static int parse(const struct load_request *req, struct bzimage_info *bi)
 {
 	char why[128];
 
-	if (!bzimage_parse(req->kernel, req->kernel_len, bi, why,
-			   sizeof(why)))
+	if (!parse_for_arch(req->kernel, req->kernel_len, bi, why,
+			    sizeof(why)))
 		return 0;
 	kj_err(req->ctx, "%s: not a bzImage: %s", req->spec->kernel, why);
 	return -EINVAL;
@@ -91,6 +114,7 @@ static int bzimage_load(const struct load_request *req,
 		ret = place_kernel(&bi, img, &lb.entry);
 	if (ret)
 		return ret;
+	lb.entry += x86_arch.bzimage_entry_offset;
 	if (req->spec->has_entry)
 		lb.entry = req->spec->entry;
 	return x86_boot_linux(req, img, &lb);

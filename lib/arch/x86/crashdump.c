@@ -496,9 +496,17 @@ int arch_hand_over_prepare(const struct load_request *req,
 			   struct kexec_image *img, struct arch_hand_over **ho,
 			   const char **words, const struct mem_map **e820)
 {
-	struct arch_hand_over *cs = calloc(1, sizeof(*cs));
+	struct arch_hand_over *cs;
 	int ret;
 
+	if (x86_arch.no_hand_over) {
+		*ho = NULL;
+		kj_err(req->ctx, "%s: %s",
+		       req->spec->mode == KJ_LOAD_CRASH ? "-p" :
+		       "--load-preserve-context", x86_arch.no_hand_over);
+		return -EOPNOTSUPP;
+	}
+	cs = calloc(1, sizeof(*cs));
 	*ho = cs;
 	if (!cs) {
 		kj_err(req->ctx, "hand-over: out of memory");

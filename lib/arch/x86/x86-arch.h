@@ -24,6 +24,13 @@ struct x86_arch_desc {
 	uint64_t lowmem_end;		/* the direct map ends here */
 	uint64_t place_max;		/* highest byte a segment may use */
 	uint64_t entry_max;		/* highest entry purgatory can reach */
+	/* A bzImage's entry: the protected-mode kernel's start plus this
+	 * (i386: 0, the 32-bit entry; x86_64: 0x200, startup_64). */
+	uint32_t bzimage_entry_offset;
+	uint16_t bzimage_xloadflags;	/* the XLF_* bits a bzImage needs */
+	/* NULL: this word size does crash and preserve-context loads; else
+	 * why not, for the error line. */
+	const char *no_hand_over;
 	/* The next kernel's registers: boot params, entry, stack. */
 	void (*set_regs)(struct purgatory_params *p, uint64_t boot_params,
 			 uint64_t entry, uint64_t stack);

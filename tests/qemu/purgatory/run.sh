@@ -7,7 +7,7 @@
 #
 #   tests/qemu/purgatory/run.sh SRCDIR BUILDDIR
 #
-# Takes the blob the build made (purgatory/purgatory-blob.c of the top
+# Takes the blob the build made (purgatory/purgatory-blob-i386.c of the top
 # build directory: KJUMP_BUILDDIR, else BUILDDIR/../..; PURGATORY_BLOB
 # names another one), builds the harness around it under
 # BUILDDIR/purgatory-qemu, runs every scenario, prints PASS:/FAIL: lines
@@ -32,7 +32,7 @@ fi
 
 work=$build/purgatory-qemu
 mkdir -p "$work"
-blob=${PURGATORY_BLOB:-${KJUMP_BUILDDIR:-$build/../..}/purgatory/purgatory-blob.c}
+blob=${PURGATORY_BLOB:-${KJUMP_BUILDDIR:-$build/../..}/purgatory/purgatory-blob-i386.c}
 [ -f "$blob" ] ||
 	{ echo "FAIL: purgatory-qemu/build: no $blob (run make first)"; exit 1; }
 

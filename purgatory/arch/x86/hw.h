@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The few bits of hardware access purgatory needs: port I/O, physical
- * memory and stopping the CPU.
+ * memory and stopping the CPU.  The same on i386 and x86_64.
  */
 #ifndef PURGATORY_HW_H
 #define PURGATORY_HW_H
@@ -22,8 +22,10 @@ static inline uint8_t inb(uint16_t port)
 }
 
 /*
- * Physical address -> pointer.  Paging is off, so the numbers are equal,
- * but physical address 0 is ordinary RAM here (the backup source usually
+ * Physical address -> pointer.  On i386 paging is off; on x86_64
+ * relocate_kernel_64 left an identity map of all RAM and of every
+ * segment.  Either way the numbers are equal, but physical address 0 is
+ * ordinary RAM here (the backup source usually
  * starts there).  Launder the value through an empty asm so the compiler
  * can never prove a pointer NULL and treat the access as undefined; the
  * build also uses -fno-delete-null-pointer-checks.

@@ -1,0 +1,50 @@
+#!/bin/sh
+# x86_64-load-exec: kexec_load on Debian's amd64 kernel: our kexec builds
+# the image (the kernel at its 64-bit entry, boot params, initrd and the
+# 64-bit purgatory, which checks the SHA-256 of every segment and reports
+# its progress on the serial port with -d), then kexec -e.
+# A: -c -l with --initrd and --append sets kexec_loaded (0 -> 1); -u
+#    clears it; -c -d -l loads again; a crash load by kexec_load is refused
+#    with one line and leaves the crash slot empty; then kexec -e.
+# B: an x86_64 kernel whose command line carries the marker.
+#: arch x86_64
+#: timeout 240
+#: append crashkernel=192M
+#: mark A.start 90
+#: console 60 ^purgatory: sha256 ok \([0-9]+ regions\)
+#: mark B.start 120
+#: mark B.end 30
+. /lib/kjump/common.sh
+
+case $KJ_STAGE in
+A)
+	kj_need_kexec
+	mkdir -p /run
+	kj_loaded 0
+	kj_run_ok load "$KEXEC" -c -l /boot/bzImage \
+		--initrd=/boot/initrd-b.cpio.gz --append="$(kj_b_append)" || exit 1
+	kj_loaded 1
+	kj_run_ok unload "$KEXEC" -u || exit 1
+	kj_loaded 0
+	kj_run_fails crash \
+		'^kexec: -p: kexec_load does not build crash or preserve-context images for x86_64 kernels yet \(a crash kernel loads with -s, kexec_file_load\)$' \
+		"$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz
+	kj_slot kexec_crash_loaded 0
+	"$KEXEC" -d -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+		--append="$(kj_b_append)" >/tmp/load.out 2>/tmp/load.err
+	kj_eq load-d "rc=$?" rc=0 || exit 1
+	kj_say_lines "load -d: " /tmp/load.err
+	kj_loaded 1
+	kj_handover B
+	kj_run exec "$KEXEC" -e
+	kj_fail exec "kexec -e returned (exit status $kj_rc)"
+	exit 1
+	;;
+B)
+	cl=$(cat /proc/cmdline)
+	kj_say "cmdline: $cl"
+	kj_eq machine "$(uname -m)" x86_64
+	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
+	kj_match cmdline-stage "$cl" '(^| )kjump\.stage=B( |$)'
+	;;
+esac

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The x86_64 word size (libkjump64.a): the bzImage loader takes a kernel
+ * with the 64-bit entry only, enters it at startup_64 (0x200 into the
+ * protected-mode kernel) through the 64-bit purgatory with %rsi = boot
+ * params, keeps every segment below 4 GiB, asks for KEXEC_ARCH_X86_64,
+ * refuses crash and preserve-context loads by kexec_load (the kernel's
+ * file loader makes the crash kernel), and refuses a 32-bit running
+ * kernel.
+ */
+#include <sys/stat.h>
+
+#include "arch.h"
+#include "image.h"
+#include "memory-map.h"
+#include "purgatory-params.h"
+#include "synth-bzimage.h"
+#include "unit.h"
+#include "x86-arch.h"
+
+extern const struct arch_loader bzimage_loader;
+
+struct run {
+	struct kj_load_spec spec;
+	struct arch_opts aopts;
+	struct mem_map map;
+	struct load_request req;
+	struct kexec_image img;
+	int ret;
+	const char *err;
+};
+
+static void run_free(void *arg)
+{
+	struct run *r = arg;
+
+	image_free(&r->img);
+	memmap_free(&r->map);
+}
+
+/* A 512 MiB machine, the synthetic bzImage s. */
+static struct run *new_run(struct unit_ctx *ctx, const struct synth_bzimage *s)
+{
+	struct run *r = unit_alloc(ctx, sizeof(*r));
+	size_t len;
+	uint8_t *b = synth_build(s, &len);
+
+	if (!b)
+		FAILF("out of memory");
+	unit_defer(ctx, free, b);
+	memset(r, 0, sizeof(*r));
+	kj_load_spec_init(&r->spec);
+	r->spec.kernel = "bzImage";
+	memmap_init(&r->map);
+	image_init(&r->img, unit_kj_default(), 0, UINT64_MAX);
+	unit_defer(ctx, run_free, r);
+	CHECK_EQ_INT(memmap_add(&r->map, 0x0, 0x9fc00, MEM_RAM), 0);
+	CHECK_EQ_INT(memmap_add(&r->map, 0x100000, 0x1ffe0000, MEM_RAM), 0);
+	CHECK_EQ_INT(image_set_usable(&r->img, &r->map), 0);
+	r->req = (struct load_request){
+		.ctx = unit_kj(ctx, "/nonexistent-root"), .spec = &r->spec,
+		.aopts = &r->aopts, .kernel = (const char *)b,
+		.kernel_len = len, .cmdline = "console=ttyS0",
+		.memmap = &r->map, .e820 = &r->map,
+	};
+	return r;
+}
+
+static void load(struct unit_ctx *ctx, struct run *r)
+{
+	unit_capture_start(ctx);
+	r->ret = bzimage_loader.check(&r->req);
+	if (!r->ret)
+		r->ret = bzimage_loader.load(&r->req, &r->img);
+	r->err = unit_capture_stop(ctx);
+}
+
+static const struct image_segment *segment(const struct run *r,
+					   const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->img.nr_seg; i++)
+		if (!strcmp(r->img.seg[i].name, name))
+			return &r->img.seg[i];
+	return NULL;
+}
+
+static void synth_64(struct synth_bzimage *s)
+{
+	synth_defaults(s);
+	s->xloadflags = 3;
+}
+
+TEST(entry_64)
+{
+	struct synth_bzimage s;
+	const struct image_segment *k, *bp, *pg;
+	const struct purgatory_params *p;
+	const struct purgatory_header *h;
+	struct run *r;
+	unsigned int i;
+
+	synth_64(&s);
+	r = new_run(ctx, &s);
+	load(ctx, r);
+	if (r->ret)
+		FAILF("load failed (%d): %s", r->ret, r->err);
+	k = segment(r, "kernel");
+	bp = segment(r, "bootparams");
+	pg = segment(r, "purgatory");
+	CHECK(k && bp && pg);
+	CHECK_EQ_U64(r->img.entry, pg->mem);
+	h = pg->buf;
+	p = (const void *)((const uint8_t *)pg->buf + h->params_offset);
+	CHECK_EQ_U64(p->magic, PURGATORY_MAGIC);
+	CHECK_EQ_U64(p->regs.rip, k->mem + 0x200);
+	CHECK_EQ_U64(p->regs.rsi, bp->mem);
+	CHECK_EQ_U64(p->regs.rsp, pg->mem + h->stack_top_offset);
+	CHECK_EQ_U64(k->mem % s.kernel_alignment, 0);
+	for (i = 0; i < r->img.nr_seg; i++)
+		CHECK(r->img.seg[i].mem + r->img.seg[i].memsz <= 0x100000000ull);
+	CHECK_EQ_U64(arch_kexec_flags(), 62ul << 16);
+}
+
+TEST(refuses_32_bit_kernel)
+{
+	struct synth_bzimage s;
+	char why[256] = "";
+	size_t len;
+	uint8_t *b;
+	struct run *r;
+
+	synth_defaults(&s);		/* xloadflags 0: a 32-bit kernel */
+	r = new_run(ctx, &s);
+	load(ctx, r);
+	CHECK_EQ_INT(r->ret, -EINVAL);
+	CHECK_CONTAINS(r->err, "bzImage: not a bzImage: no x86_64 entry (a 32-bit kernel)");
+	b = synth_build(&s, &len);
+	if (!b)
+		FAILF("out of memory");
+	unit_defer(ctx, free, b);
+	CHECK_EQ_INT(bzimage_loader.probe((const char *)b, len, why,
+					  sizeof(why)), -1);
+	CHECK_CONTAINS(why, "no x86_64 entry");
+}
+
+TEST(no_crash_by_kexec_load)
+{
+	struct synth_bzimage s;
+	struct arch_hand_over *ho = NULL;
+	const struct mem_map *e820 = NULL;
+	const char *words = NULL;
+	struct run *r;
+	int ret;
+
+	synth_64(&s);
+	r = new_run(ctx, &s);
+	r->spec.mode = KJ_LOAD_CRASH;
+	unit_capture_start(ctx);
+	ret = arch_hand_over_prepare(&r->req, &r->img, &ho, &words, &e820);
+	r->err = unit_capture_stop(ctx);
+	arch_hand_over_free(ho);
+	CHECK_EQ_INT(ret, -EOPNOTSUPP);
+	CHECK_CONTAINS(r->err, "-p: kexec_load does not build crash or preserve-context images for x86_64 kernels yet (a crash kernel loads with -s, kexec_file_load)");
+}
+
+TEST(running_kernel)
+{
+	const char *root = unit_tmpdir(ctx), *err;
+	struct kj_ctx *kj = unit_kj(ctx, root);
+	char dir[4096];
+
+	CHECK_EQ_INT(arch_check_running(kj), 0);	/* cannot tell: go on */
+	snprintf(dir, sizeof(dir), "%s/proc", root);
+	CHECK_EQ_INT(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/proc/sys", root);
+	CHECK_EQ_INT(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/proc/sys/kernel", root);
+	CHECK_EQ_INT(mkdir(dir, 0755), 0);
+	unit_write_file(ctx, dir, "arch", "x86_64\n", (size_t)-1);
+	CHECK_EQ_INT(arch_check_running(kj), 0);
+	unit_write_file(ctx, dir, "arch", "i686\n", (size_t)-1);
+	unit_capture_start(ctx);
+	CHECK_EQ_INT(arch_check_running(kj), -ENOEXEC);
+	err = unit_capture_stop(ctx);
+	CHECK_CONTAINS(err, "kexec_load: this kexec builds images for x86_64 kernels, and the running kernel is i686");
+}
+
+UNIT_MAIN("x86_64",
+	RUN(entry_64), RUN(refuses_32_bit_kernel), RUN(no_crash_by_kexec_load),
+	RUN(running_kernel))
