@@ -149,6 +149,32 @@ int read_proc_cmdline(const struct kj_ctx *ctx, char **text)
 	return ret;
 }
 
+/*
+ * acpi_rsdp= tells a kernel where the ACPI tables are when nothing else
+ * can (an EFI boot whose tables a kexec'd kernel cannot find): the next
+ * kernel gets this one's word unless its command line has its own.
+ */
+static int carry_acpi_rsdp(const struct kj_ctx *ctx, struct cmdline *cl)
+{
+	char path[KJ_PATH_MAX], *text, word[48];
+	uint64_t addr;
+	size_t len;
+	int ret;
+
+	if (cmdline_has_key(cmdline_str(cl), "acpi_rsdp="))
+		return 0;
+	if (read_file(kj_path(ctx, "/proc/cmdline", path, sizeof(path)),
+		      65536, &text, &len))
+		return 0;	/* the other words did without it */
+	ret = cmdline_get_u64(text, "acpi_rsdp=", &addr);
+	free(text);
+	if (ret)
+		return 0;
+	snprintf(word, sizeof(word), "acpi_rsdp=0x%llx",
+		 (unsigned long long)addr);
+	return cmdline_append(cl, word);
+}
+
 int load_build_cmdline(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 		       struct cmdline *cl)
 {
@@ -167,6 +193,8 @@ int load_build_cmdline(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 	}
 	for (i = 0; !ret && i < s->nr_append; i++)
 		ret = cmdline_append(cl, s->append[i]);
+	if (!ret)
+		ret = carry_acpi_rsdp(ctx, cl);
 	if (ret)
 		kj_err(ctx, "command line: %s", strerror(-ret));
 	return ret;

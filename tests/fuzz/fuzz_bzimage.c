@@ -57,7 +57,7 @@ static void check_boot_params(const char *buf, const struct bzimage_info *bi)
 		.addr = 0x90000,
 	};
 	struct mem_map e820;
-	size_t size = boot_params_size(sizeof(cmdline) - 1, 0);
+	size_t size = boot_params_size(sizeof(cmdline) - 1, 0, 2);
 	size_t copied = bi->header_len < HDR_TYPE_OF_LOADER - HDR_SETUP_SECTS ?
 				bi->header_len :
 				HDR_TYPE_OF_LOADER - HDR_SETUP_SECTS;

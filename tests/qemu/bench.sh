@@ -10,7 +10,9 @@
 #                                   load metric and TRIPS round trips per
 #                                   jump implementation (the header in
 #                                   scenarios/bench.guest.sh is --host 3 3)
-#   bench.sh --table SERIAL_LOG     the table from a finished run's log
+#   bench.sh --table SERIAL_LOG [METRICS]  the table from a finished run's
+#                                   log (x86_64-bench: start-up load-l
+#                                   load-sl load-sp)
 #   bench.sh --resume-table SERIAL_LOG STEPS ...  ours against swsusp, the
 #                                   medians of finished hib-resume-bench runs
 #   bench.sh --latency-table SERIAL_LOG  p50/p90/max of the warm round
@@ -92,24 +94,32 @@ stats() {
 	}'
 }
 
+# table LOG [METRICS]: the medians of a bench (i386: the default
+# metrics) or x86_64-bench run (start-up load-l load-sl load-sp).
 table() {
-	local log=$1 tmp m impl first label n meta
+	local log=$1 metrics=${2:-start-up load-l load-p jump jump-pc}
+	local tmp m impl first label n meta kernel
 	tmp=$(mktemp) || return 1
 	samples "$log" >"$tmp"
 	meta=${log%.serial.log}.meta
+	kernel="the companion kernel"
+	[ -f "$meta" ] && grep -q '^kernel: .*(config debian amd64)' "$meta" &&
+		kernel="Debian's amd64 kernel"
 	echo "kexec benchmark: ours (/sbin/kexec) vs Debian kexec-tools 2.0.25 (/opt/debian/sbin/kexec)"
-	echo "one QEMU guest (TCG), one boot of the companion kernel, the same bzImage and initrd"
+	echo "one QEMU guest (TCG), one boot of $kernel, the same bzImage and initrd"
 	[ -f "$meta" ] && sed -n 's/^kernel: /kernel: /p; s/^machine: /guest: /p' "$meta"
 	[ -n "${BENCH_NOTE:-}" ] && echo "$BENCH_NOTE"
 	echo "ratio = Debian median / ours median: above 1 means ours is faster"
 	echo
 	echo "| metric | ours median ms | Debian median ms | ratio Debian/ours | ours min-max ms | Debian min-max ms | N |"
 	echo "|---|---:|---:|---:|---:|---:|---|"
-	for m in start-up load-l load-p jump jump-pc; do
+	for m in $metrics; do
 		case $m in
 		start-up) label='start-up (`kexec -v`)'; first=1 ;;
 		load-l) label='`-l` load'; first=1 ;;
 		load-p) label='`-p` load'; first=1 ;;
+		load-sl) label='`-s -l` load (kexec_file_load)'; first=1 ;;
+		load-sp) label='`-s -p` load (kexec_file_load)'; first=1 ;;
 		jump) label='jump round trip (warm; ours `-p`+`-j`)'; first=2 ;;
 		jump-pc) label='jump round trip (warm; both preserve-context)'; first=2 ;;
 		esac
@@ -310,8 +320,8 @@ case ${1:-} in
 	gen_host "$2" "$3"
 	exit 0 ;;
 --table)
-	[ $# = 2 ] || { echo "usage: $0 --table SERIAL_LOG" >&2; exit 2; }
-	table "$2"
+	[ $# = 2 ] || [ $# = 3 ] || { echo "usage: $0 --table SERIAL_LOG [METRICS]" >&2; exit 2; }
+	table "$2" ${3:+"$3"}
 	exit ;;
 '') ;;
 *) echo "usage: $0 [--host RUNS TRIPS | --table SERIAL_LOG]" >&2; exit 2 ;;
@@ -347,6 +357,21 @@ echo
 ltrips=${BENCH_LATENCY_TRIPS:-51}
 [[ $ltrips =~ ^[1-9][0-9]*$ ]] && [ "$ltrips" -ge 3 ] ||
 	{ echo "bench: BENCH_LATENCY_TRIPS must be an integer >= 3, not '$ltrips'" >&2; exit 2; }
+echo "== x86_64: scenario x86_64-bench, $runs runs per load metric (Debian's amd64 kernel)"
+sed "s/kjump\.runs=[0-9]*/kjump.runs=$runs/" "$here/scenarios/x86_64-bench.guest.sh" \
+	>"$logdir/x86_64-bench-$runs.host" || exit 1
+KJUMP_HOST_FILE=$logdir/x86_64-bench-$runs.host "$here/run-scenario.sh" x86_64-bench
+rc=$?
+if [ $rc = 77 ]; then
+	echo "== x86_64-bench skipped (no static x86_64 kexec: KEXEC_X86_64)"
+else
+	[ $rc = 0 ] || { echo "== bench: x86_64-bench failed (logs: $logdir/x86_64-bench.*)" >&2; exit 1; }
+	BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC'), $runs runs" \
+		table "$logdir/x86_64-bench.serial.log" "start-up load-l load-sl load-sp" \
+		>"$logdir/x86_64-bench.txt" || exit 1
+	cat "$logdir/x86_64-bench.txt"
+fi
+echo
 echo "== tail latency: scenario jump, $ltrips round trips"
 gen_jump_host "$ltrips" >"$logdir/jump-$ltrips.host" || exit 1
 KJUMP_HOST_FILE=$logdir/jump-$ltrips.host "$here/run-scenario.sh" jump ||

@@ -5,8 +5,8 @@
 #
 # ARCH is i386 (the default) or x86_64: the guests' word size.  For
 # x86_64 the images hold the amd64 busybox, tools built -m64 and our
-# static x86_64 kexec, and A holds no kexec_test, image writer or Debian
-# kexec-tools (its amd64 build needs the Xen libraries), but two altered
+# static x86_64 kexec, Debian's amd64 kexec-tools with the Xen libraries
+# it links, no kexec_test or image writer, and in A two altered
 # copies of the kernel for the refusal cases: /boot/bzImage-unsigned
 # (its PE certificate table cleared) and /boot/bzImage-no64 (the
 # XLF_KERNEL_64 bit cleared).
@@ -21,7 +21,7 @@
 #                          stripped; left out if there is none),
 #                          /boot/kexec_test when $KEXEC_TEST is set,
 #                          Debian's kexec-tools at /opt/debian/sbin/kexec and
-#                          the two glibc files it needs under /lib, and
+#                          the shared libraries it needs, and
 #                          /boot/initrd-b-debian.cpio.gz: B plus Debian's
 #                          kexec-tools (for a B that runs it).
 #
@@ -69,7 +69,10 @@ case $arch in
 i386) debarch=i386 wordflag=-m32 elfclass=01 elfmachine=0300
 	pkgs="busybox-static kexec-tools libc6" ;;
 x86_64) debarch=amd64 wordflag=-m64 elfclass=02 elfmachine=3e00
-	pkgs="busybox-static"
+	# kexec-tools links libxenctrl (libxenmisc4.17) and its libraries
+	pkgs="busybox-static kexec-tools libc6 libxenmisc4.17 libxentoollog1
+		libxencall1 libxenevtchn1 libxengnttab1 libxenforeignmemory1
+		libxendevicemodel1 libxentoolcore1"
 	[ -n "$bzimage" ] || die "-a x86_64 needs -k BZIMAGE (tests/qemu/debian-kernel.sh)"
 	KEXEC_TEST= KJUMP_SAVE= ;;
 *) die "-a $arch: not i386 or x86_64" ;;
@@ -321,13 +324,42 @@ fi
 echo "root:x:0:0:root:/root:/bin/sh" >"$b/etc/passwd"
 echo "root:x:0:" >"$b/etc/group"
 
-# add_debian_kexec DIR: Debian's kexec-tools and the glibc it needs
+# elf_needed FILE: its DT_NEEDED libraries; elf_interp FILE: its
+# program interpreter (both empty for a static file)
+elf_needed() {
+	readelf -d "$1" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
+}
+elf_interp() {
+	readelf -l "$1" 2>/dev/null |
+		sed -n 's/.*\[Requesting program interpreter: \(.*\)\]$/\1/p'
+}
+
+# add_libs DIR FILE: every shared library FILE needs, found in the
+# unpacked packages ($ex), copied to the same path in DIR, and its
+# interpreter; recursively
+add_libs() {
+	_interp=$(elf_interp "$2")
+	if [ -n "$_interp" ] && [ ! -e "$1$_interp" ]; then
+		[ -e "$ex$_interp" ] || die "$2: interpreter $_interp is in none of: $pkgs"
+		mkdir -p "$1$(dirname "$_interp")"
+		cp -L "$ex$_interp" "$1$_interp"
+	fi
+	for _n in $(elf_needed "$2"); do
+		_p=$(cd "$ex" && ls lib/*-linux-gnu/"$_n" usr/lib/*-linux-gnu/"$_n" \
+			2>/dev/null | head -n 1)
+		[ -n "$_p" ] || die "$2 needs $_n, in none of: $pkgs"
+		[ -e "$1/$_p" ] && continue
+		mkdir -p "$1/$(dirname "$_p")"
+		cp -L "$ex/$_p" "$1/$_p"
+		add_libs "$1" "$ex/$_p"
+	done
+}
+
+# add_debian_kexec DIR: Debian's kexec-tools and the libraries it needs
 add_debian_kexec() {
-	mkdir -p "$1/opt/debian/sbin" "$1/lib/i386-linux-gnu"
+	mkdir -p "$1/opt/debian/sbin"
 	install -m 0755 "$ex/sbin/kexec" "$1/opt/debian/sbin/kexec"
-	install -m 0755 "$ex/lib/i386-linux-gnu/ld-linux.so.2" "$1/lib/i386-linux-gnu/ld-linux.so.2"
-	install -m 0755 "$ex/lib/i386-linux-gnu/libc.so.6" "$1/lib/i386-linux-gnu/libc.so.6"
-	ln -s i386-linux-gnu/ld-linux.so.2 "$1/lib/ld-linux.so.2"
+	add_libs "$1" "$ex/sbin/kexec"
 }
 
 # le_patch FILE OFFSET BYTES...: overwrite bytes (two hex digits each)
@@ -357,13 +389,11 @@ altered_kernels() {
 }
 
 # --- B with Debian's kexec too, for a B that runs it (jump-debian-baseline) ---
-if [ "$arch" = i386 ]; then
-	bd=$stage/bd
-	cp -a "$b" "$bd"
-	add_debian_kexec "$bd"
-	pack "$bd" "$stage/initrd-b-debian.cpio.gz"
-	rm -rf "$bd"
-fi
+bd=$stage/bd
+cp -a "$b" "$bd"
+add_debian_kexec "$bd"
+pack "$bd" "$stage/initrd-b-debian.cpio.gz"
+rm -rf "$bd"
 
 # --- A: B plus the kernel, B's initramfs and Debian's kexec-tools ---
 a=$stage/a
@@ -384,12 +414,9 @@ with_helper_marker "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b-hib.cpio.gz"
 if [ -n "$kexec_test" ]; then
 	cp "$kexec_test" "$a/boot/kexec_test"
 fi
-if [ "$arch" = i386 ]; then
-	cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
-	add_debian_kexec "$a"
-else
-	altered_kernels "$a"
-fi
+cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
+add_debian_kexec "$a"
+[ "$arch" = i386 ] || altered_kernels "$a"
 pack "$a" "$stage/initrd-a.cpio.gz"
 
 mv -f "$stage/initrd-b.cpio.gz" "$out/initrd-b.cpio.gz"

@@ -55,7 +55,7 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	file-auto-options file-not-64 file-auto-enosys file-enosys
 	file-lockdown-unsigned file-lockdown-eperm file-panic-refused
 	file-cmdline-too-long file-only-kexec-load file-panic-no-region
-	load-on-x86-64"
+	load-on-x86-64 acpi-rsdp"
 
 failed=0
 
@@ -932,6 +932,20 @@ t_load_on_x86_64() {
 	[ -z "$(calls)" ] || fail "calls: $(calls | tr '\n' '|')" &&
 	kx -- -a -l "$bz64" && want_rc 0 && no_stderr &&
 	[ "$(last_result kexec_file_load)" = OK ] || fail "-a: $(calls | tr '\n' '|')"
+}
+
+# acpi_rsdp= of the running kernel goes on, unless the new line has one.
+t_acpi_rsdp() {
+	printf 'console=ttyS0 acpi_rsdp=0xf5a40 quiet\n' >"$root/proc/cmdline"
+	kx -- -s -l "$bz64" --append="x=1"
+	want_rc 0 && no_stderr &&
+	file_call | grep -qF 'cmdline="x=1 acpi_rsdp=0xf5a40" result=OK' ||
+		fail "call: $(file_call)" &&
+	kx -- -s -l "$bz64" --append="acpi_rsdp=0x1234" && want_rc 0 &&
+	file_call | grep -qF 'cmdline="acpi_rsdp=0x1234" result=OK' ||
+		fail "own word: $(file_call)" &&
+	kx -- -l "$kernel" --append="x=1" && want_rc 0 &&
+	check_last --cmdline "x=1 acpi_rsdp=0xf5a40"
 }
 
 for c in $CASES; do

@@ -79,7 +79,7 @@ static struct fixture *setup(struct unit_ctx *ctx, const char *cmdline)
 		.e820 = &f->map, .cmdline = cmdline, .addr = 0x1ffd0000,
 		.initrd_addr = 0x1f000000, .initrd_len = 0x123456,
 	};
-	f->bp = unit_alloc(ctx, boot_params_size(strlen(cmdline), 0));
+	f->bp = unit_alloc(ctx, boot_params_size(strlen(cmdline), 0, 200));
 	return f;
 }
 
@@ -93,9 +93,11 @@ static void build_ok(struct unit_ctx *ctx, struct fixture *f)
 
 TEST(size)
 {
-	CHECK_EQ_U64(boot_params_size(0, 0), 0x1001);
-	CHECK_EQ_U64(boot_params_size(100, 0), 0x1000 + 101);
-	CHECK_EQ_U64(boot_params_size(100, 28), 0x1000 + 129);
+	CHECK_EQ_U64(boot_params_size(0, 0, 6), 0x1001);
+	CHECK_EQ_U64(boot_params_size(100, 0, 128), 0x1000 + 101);
+	CHECK_EQ_U64(boot_params_size(100, 28, 1), 0x1000 + 129);
+	/* 0x1000 + 129 aligned to 8, a 16-byte header, 2 more ranges */
+	CHECK_EQ_U64(boot_params_size(100, 28, 130), 0x1088 + 16 + 40);
 }
 
 TEST(e820)
@@ -182,7 +184,7 @@ TEST(synthesised_header)
 
 	f->spec.kernel = NULL;
 	f->spec.bi = NULL;
-	f->bp = unit_alloc(ctx, boot_params_size(13, BOOT_PARAMS_JUMP_SPARE));
+	f->bp = unit_alloc(ctx, boot_params_size(13, BOOT_PARAMS_JUMP_SPARE, 6));
 	build_ok(ctx, f);
 	CHECK_EQ_U64(le(f->bp, 0x1fe, 2), 0xaa55);
 	CHECK_EQ_U64(le(f->bp, 0x202, 4), 0x53726448);
@@ -203,7 +205,7 @@ TEST(synthesised_header)
 	CHECK_EQ_U64(f->bp[ZP_E820_ENTRIES], 6);
 	CHECK_EQ_U64(le(f->bp, ZP_CL_MAGIC, 2), 0xa33f);
 	/* the spare room after the NUL stays zero for purgatory */
-	CHECK_EQ_U64(boot_params_size(13, BOOT_PARAMS_JUMP_SPARE),
+	CHECK_EQ_U64(boot_params_size(13, BOOT_PARAMS_JUMP_SPARE, 6),
 		     0x1000 + 14 + BOOT_PARAMS_JUMP_SPARE);
 	CHECK(BOOT_PARAMS_JUMP_SPARE >= sizeof(" kexec_jump_back_entry=0x12345678"));
 }
@@ -282,10 +284,12 @@ TEST(video_defaults_and_old_params)
 	CHECK_EQ_U64(f->bp[ZP_E820_ENTRIES], 6);
 }
 
-TEST(too_many_ranges)
+/* 128 ranges in the zero page; the rest in a SETUP_E820_EXT setup_data. */
+TEST(e820_ext)
 {
-	struct fixture *f = setup(ctx, "");
-	const char *err;
+	struct fixture *f = setup(ctx, "quiet");
+	size_t ext = (0x1000 + 6 + 7) & ~7ul;
+	const uint8_t *sd = f->bp + ext;
 	uint64_t i;
 
 	memmap_free(&f->map);
@@ -295,11 +299,41 @@ TEST(too_many_ranges)
 	build_ok(ctx, f);
 	CHECK_EQ_U64(f->bp[ZP_E820_ENTRIES], 128);
 	CHECK_EQ_U64(le(f->bp, ZP_E820_TABLE + 127 * 20, 8), 127 * 0x2000);
-	CHECK_EQ_INT(memmap_add(&f->map, 0x200000, 0x201000, MEM_RAM), 0);
+	CHECK_EQ_U64(le(f->bp, 0x250, 8), 0);		/* no setup_data */
+	for (i = 128; i < 150; i++)
+		CHECK_EQ_INT(memmap_add(&f->map, i * 0x2000, i * 0x2000 + 0x1000,
+					MEM_RESERVED), 0);
+	memset(f->bp, 0, boot_params_size(5, 0, 150));
+	build_ok(ctx, f);
+	CHECK_EQ_U64(f->bp[ZP_E820_ENTRIES], 128);
+	CHECK_EQ_U64(le(f->bp, 0x250, 8), f->spec.addr + ext);
+	CHECK_EQ_U64(le(sd, 0, 8), 0);			/* next */
+	CHECK_EQ_U64(le(sd, 8, 4), 1);			/* SETUP_E820_EXT */
+	CHECK_EQ_U64(le(sd, 12, 4), 22 * 20);
+	for (i = 0; i < 22; i++) {
+		CHECK_EQ_U64(le(sd, 16 + i * 20, 8), (128 + i) * 0x2000);
+		CHECK_EQ_U64(le(sd, 16 + i * 20 + 8, 8), 0x1000);
+		CHECK_EQ_U64(le(sd, 16 + i * 20 + 16, 4), 2);
+	}
+	CHECK_EQ_U64(boot_params_size(5, 0, 150), ext + 16 + 22 * 20);
+}
+
+/* Before protocol 2.09 there is no setup_data to take the rest. */
+TEST(too_many_ranges)
+{
+	struct fixture *f = setup(ctx, "");
+	const char *err;
+	uint64_t i;
+
+	f->bi.version = 0x0208;
+	memmap_free(&f->map);
+	for (i = 0; i < 129; i++)
+		CHECK_EQ_INT(memmap_add(&f->map, i * 0x2000, i * 0x2000 + 0x1000,
+					MEM_RAM), 0);
 	unit_capture_start(ctx);
 	CHECK_EQ_INT(boot_params_build(unit_kj_default(), &f->spec, f->bp), -E2BIG);
 	err = unit_capture_stop(ctx);
-	CHECK_ERR_LINE(err, "129 ranges, the zero page holds 128");
+	CHECK_ERR_LINE(err, "129 ranges; the zero page holds 128, and boot protocol 2.08 has no setup_data for the rest (2.09 or later has)");
 }
 
 TEST(above_4g)
@@ -333,7 +367,7 @@ TEST(above_4g)
 }
 
 UNIT_MAIN("boot-params",
-	RUN(size), RUN(e820), RUN(cmdline), RUN(empty_cmdline), RUN(initrd),
+	RUN(size), RUN(e820), RUN(e820_ext), RUN(cmdline), RUN(empty_cmdline), RUN(initrd),
 	RUN(loader_fields), RUN(synthesised_header), RUN(header_extent),
 	RUN(mem_k), RUN(video_defaults_and_old_params), RUN(too_many_ranges),
 	RUN(above_4g))

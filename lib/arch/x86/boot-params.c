@@ -10,29 +10,57 @@
 #include "ctx.h"
 #include "file-io.h"
 
-size_t boot_params_size(size_t cmdline_len, size_t spare)
+/* Where the SETUP_E820_EXT setup_data starts in the buffer. */
+static size_t e820_ext_offset(size_t cmdline_len, size_t spare)
 {
-	return BP_SIZE + cmdline_len + 1 + spare;
+	return (BP_SIZE + cmdline_len + 1 + spare + 7) & ~(size_t)7;
 }
 
-static int fill_e820(const struct kj_ctx *ctx, uint8_t *bp,
-		     const struct mem_map *map)
+size_t boot_params_size(size_t cmdline_len, size_t spare, size_t e820_n)
 {
-	size_t i;
+	if (e820_n <= E820_MAX_ZEROPAGE)
+		return BP_SIZE + cmdline_len + 1 + spare;
+	return e820_ext_offset(cmdline_len, spare) + SETUP_DATA_HDR_LEN +
+	       (e820_n - E820_MAX_ZEROPAGE) * E820_ENTRY_SIZE;
+}
 
-	if (map->n > E820_MAX_ZEROPAGE) {
-		kj_err(ctx, "memory map: %zu ranges, the zero page holds %d",
-		       map->n, E820_MAX_ZEROPAGE);
+static void put_e820(uint8_t *at, const struct mem_range *r)
+{
+	put64(at, 0, r->start);
+	put64(at, 8, r->end - r->start);
+	put32(at, 16, r->type);
+}
+
+/*
+ * The first 128 ranges in the zero page, the rest in a SETUP_E820_EXT
+ * setup_data linked from the header: returns its address, or 0.
+ */
+static int fill_e820(const struct kj_ctx *ctx, uint8_t *bp,
+		     const struct boot_params_spec *s, uint16_t version,
+		     uint64_t *ext_addr)
+{
+	const struct mem_map *map = s->e820;
+	size_t i, n = map->n, ext;
+
+	*ext_addr = 0;
+	if (n > E820_MAX_ZEROPAGE && version < 0x209) {
+		kj_err(ctx, "memory map: %zu ranges; the zero page holds %d, and boot protocol %x.%02x has no setup_data for the rest (2.09 or later has)",
+		       n, E820_MAX_ZEROPAGE, version >> 8, version & 0xff);
 		return -E2BIG;
 	}
-	for (i = 0; i < map->n; i++) {
-		size_t off = BP_E820_TABLE + i * E820_ENTRY_SIZE;
-
-		put64(bp, off, map->r[i].start);
-		put64(bp, off + 8, map->r[i].end - map->r[i].start);
-		put32(bp, off + 16, map->r[i].type);
-	}
-	put8(bp, BP_E820_ENTRIES, (uint8_t)map->n);
+	for (i = 0; i < n && i < E820_MAX_ZEROPAGE; i++)
+		put_e820(bp + BP_E820_TABLE + i * E820_ENTRY_SIZE, &map->r[i]);
+	put8(bp, BP_E820_ENTRIES, (uint8_t)i);
+	if (n <= E820_MAX_ZEROPAGE)
+		return 0;
+	ext = e820_ext_offset(strlen(s->cmdline), s->spare);
+	put64(bp, ext, 0);
+	put32(bp, ext + 8, SETUP_E820_EXT);
+	put32(bp, ext + 12, (uint32_t)((n - i) * E820_ENTRY_SIZE));
+	for (; i < n; i++)
+		put_e820(bp + ext + SETUP_DATA_HDR_LEN +
+			 (i - E820_MAX_ZEROPAGE) * E820_ENTRY_SIZE, &map->r[i]);
+	*ext_addr = s->addr + ext;
 	return 0;
 }
 
@@ -96,19 +124,23 @@ static void synth_header(uint8_t *bp)
 	put32(bp, HDR_CMDLINE_SIZE, SYNTH_HDR_CMDLINE_SIZE);
 }
 
-static void fill_header(uint8_t *bp, const struct boot_params_spec *s)
+static uint16_t header_version(const struct boot_params_spec *s)
+{
+	return s->kernel ? s->bi->version : SYNTH_HDR_VERSION;
+}
+
+static void fill_header(uint8_t *bp, const struct boot_params_spec *s,
+			uint64_t setup_data)
 {
 	uint64_t cmd = s->addr + BP_SIZE;
-	uint16_t version;
+	uint16_t version = header_version(s);
 
 	if (s->kernel) {
 		memcpy(bp + HDR_SETUP_SECTS, s->kernel + HDR_SETUP_SECTS,
 		       s->bi->header_len);
 		put8(bp, HDR_TYPE_OF_LOADER, LOADER_TYPE_KEXEC);
-		version = s->bi->version;
 	} else {
 		synth_header(bp);
-		version = SYNTH_HDR_VERSION;
 	}
 	put8(bp, HDR_LOADFLAGS, LOADFLAG_LOADED_HIGH);
 	put32(bp, HDR_RAMDISK_IMAGE, (uint32_t)s->initrd_addr);
@@ -118,7 +150,7 @@ static void fill_header(uint8_t *bp, const struct boot_params_spec *s)
 	put16(bp, BP_CL_MAGIC, CL_MAGIC_VALUE);
 	put16(bp, BP_CL_OFFSET, BP_SIZE);
 	if (version >= 0x209)
-		put64(bp, HDR_SETUP_DATA, 0);
+		put64(bp, HDR_SETUP_DATA, setup_data);
 	if (version >= 0x207 && s->old_bp && s->old_bp_len >= BP_SIZE)
 		memcpy(bp + HDR_HARDWARE_SUBARCH,
 		       s->old_bp + HDR_HARDWARE_SUBARCH, 12);
@@ -128,19 +160,20 @@ int boot_params_build(const struct kj_ctx *ctx,
 		      const struct boot_params_spec *s, uint8_t *bp)
 {
 	size_t len = strlen(s->cmdline);
+	uint64_t ext;
 	int ret;
 
-	if (s->addr + BP_SIZE + len + 1 > UINT32_MAX ||
+	if (s->addr + boot_params_size(len, s->spare, s->e820->n) > UINT32_MAX ||
 	    s->initrd_addr + s->initrd_len > UINT32_MAX) {
 		kj_err(ctx, "boot parameters: addresses above 4 GiB are not supported");
 		return -ERANGE;
 	}
-	fill_firmware_info(bp, s->old_bp, s->old_bp_len);
-	fill_header(bp, s);
-	fill_mem_k(bp, s->e820);
-	ret = fill_e820(ctx, bp, s->e820);
+	ret = fill_e820(ctx, bp, s, header_version(s), &ext);
 	if (ret)
 		return ret;
+	fill_firmware_info(bp, s->old_bp, s->old_bp_len);
+	fill_header(bp, s, ext);
+	fill_mem_k(bp, s->e820);
 	memcpy(bp + BP_SIZE, s->cmdline, len + 1);
 	return 0;
 }

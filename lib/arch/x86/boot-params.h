@@ -45,11 +45,22 @@ struct boot_params_spec {
 	uint64_t initrd_len;
 	const uint8_t *old_bp;		/* running kernel's boot_params or NULL */
 	size_t old_bp_len;
+	size_t spare;			/* bytes kept free after the NUL */
 };
 
+/*
+ * A memory map of more than the zero page's 128 ranges: the rest go in a
+ * struct setup_data of type SETUP_E820_EXT (boot protocol 2.09+), 8-byte
+ * aligned after the command line's spare room, in the same buffer.
+ */
+#define SETUP_E820_EXT		1u
+#define SETUP_DATA_HDR_LEN	16	/* u64 next, u32 type, u32 len */
 
-/* Bytes needed for the zero page, the command line and spare room. */
-size_t boot_params_size(size_t cmdline_len, size_t spare);
+/*
+ * Bytes needed for the zero page, the command line, spare room and the
+ * ranges of e820_n beyond 128.
+ */
+size_t boot_params_size(size_t cmdline_len, size_t spare, size_t e820_n);
 
 /*
  * The running kernel's boot_params from /sys/kernel/boot_params/data

@@ -61,7 +61,8 @@ static int place_boot_params(const struct load_request *req,
 			     struct boot_params_spec *spec, uint8_t **bp)
 {
 	size_t spare = jump_room(req, lb) ? BOOT_PARAMS_JUMP_SPARE : 0;
-	size_t size = boot_params_size(strlen(req->cmdline), spare);
+	size_t size = boot_params_size(strlen(req->cmdline), spare,
+				       req->e820->n);
 
 	*bp = calloc(1, size);
 	if (!*bp || image_own(img, *bp)) {
@@ -74,6 +75,7 @@ static int place_boot_params(const struct load_request *req,
 		.e820 = req->e820, .cmdline = req->cmdline,
 		.initrd_addr = initrd,
 		.initrd_len = initrd ? req->initrd_len : 0,
+		.spare = spare,
 	};
 	return image_add_buffer(img, "bootparams", *bp, size, size,
 				PAGE_SIZE_4K, X86_MIB, x86_arch.place_max,

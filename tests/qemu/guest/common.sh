@@ -347,3 +347,61 @@ kj_request_len() {
 kj_dmesg_errors() {
 	dmesg | grep -cE 'Oops|WARNING|BUG'
 }
+
+# --- make bench: one metric, ours against Debian's kexec-tools
+# (/opt/debian/sbin/kexec), each sample "KJ A: bench METRIC run=I
+# impl=IMPL rc=.. us=..", checked (rc=0, nothing on stderr, loaded then
+# unloaded by the same kexec) but not judged.
+
+# kj_bench_timed CMD...: run CMD (output to /tmp/out, /tmp/err); sets rc
+# and us (CLOCK_MONOTONIC).
+kj_bench_timed() {
+	_t0=$(monotime)
+	"$@" >/tmp/out 2>/tmp/err
+	rc=$?
+	_t1=$(monotime)
+	us=$((_t1 - _t0))
+}
+
+# kj_bench_sample METRIC I IMPL IMAGE INITRD APPEND: one sample.
+#   start-up  kexec -v (process start, no kexec work)
+#   load-l    -l, then -u        load-p   -p, then -p -u
+#   load-sl   -s -l, then -u     load-sp  -s -p, then -p -u
+kj_bench_sample() {
+	case $3 in ours) _k=$KEXEC ;; *) _k=/opt/debian/sbin/kexec ;; esac
+	case $1 in
+	start-up)
+		kj_bench_timed "$_k" -v
+		kj_say "bench $1 run=$2 impl=$3 rc=$rc us=$us"
+		kj_eq "$1 run=$2 impl=$3" "rc=$rc stderr-bytes=$(wc -c </tmp/err)" "rc=0 stderr-bytes=0"
+		return ;;
+	load-l) _f=kexec_loaded _a=-l _p= ;;
+	load-p) _f=kexec_crash_loaded _a=-p _p=-p ;;
+	load-sl) _f=kexec_loaded _a="-s -l" _p= ;;
+	load-sp) _f=kexec_crash_loaded _a="-s -p" _p=-p ;;
+	esac
+	kj_bench_timed "$_k" $_a "$4" --initrd="$5" --append="$6"
+	_ld=$(cat /sys/kernel/$_f)
+	kj_say_lines "$1 run=$2 impl=$3 stderr: " /tmp/err
+	"$_k" $_p -u 2>/tmp/uerr
+	_urc=$?
+	kj_say_lines "$1 run=$2 impl=$3 unload stderr: " /tmp/uerr
+	_af=$(cat /sys/kernel/$_f)
+	kj_say "bench $1 run=$2 impl=$3 rc=$rc us=$us loaded=$_ld unload-rc=$_urc after=$_af"
+	kj_eq "$1 run=$2 impl=$3" \
+		"rc=$rc loaded=$_ld unload-rc=$_urc after=$_af stderr-bytes=$(cat /tmp/err /tmp/uerr | wc -c)" \
+		"rc=0 loaded=1 unload-rc=0 after=0 stderr-bytes=0"
+}
+
+# kj_bench_metric METRIC RUNS IMAGE INITRD APPEND: runs 1..RUNS, the two
+# implementations interleaved: ours first on odd runs, Debian's on even.
+kj_bench_metric() {
+	_i=1
+	while [ $_i -le "$2" ]; do
+		if [ $((_i % 2)) = 1 ]; then _o="ours debian"; else _o="debian ours"; fi
+		for _impl in $_o; do
+			kj_bench_sample "$1" $_i $_impl "$3" "$4" "$5"
+		done
+		_i=$((_i + 1))
+	done
+}

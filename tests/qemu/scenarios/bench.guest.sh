@@ -60,48 +60,6 @@ b_append() {               # b_append IMPL: B's command line
 	echo "console=ttyS0,115200 panic=-1 nokaslr kjump.stage=B kjump.scenario=$KJ_SCENARIO kjump.impl=$1 kjump.boot=$KJ_BOOT kjump.marker=$KJ_MARKER"
 }
 
-# timed CMD...: run CMD (output to /tmp/out, /tmp/err); sets rc and us.
-timed() {
-	_t0=$(monotime)
-	"$@" >/tmp/out 2>/tmp/err
-	rc=$?
-	_t1=$(monotime)
-	us=$((_t1 - _t0))
-}
-
-# order I: the two implementations, ours first on odd runs.
-order() {
-	if [ $(($1 % 2)) = 1 ]; then echo "ours debian"; else echo "debian ours"; fi
-}
-
-# sample METRIC I IMPL: one timed sample and its report line.
-sample() {
-	_k=$(kexec_of "$3")
-	case $1 in
-	start-up)
-		timed "$_k" -v
-		kj_say "bench $1 run=$2 impl=$3 rc=$rc us=$us"
-		kj_eq "$1 run=$2 impl=$3" "rc=$rc stderr-bytes=$(wc -c </tmp/err)" "rc=0 stderr-bytes=0" ;;
-	load-l | load-p)
-		if [ $1 = load-l ]; then
-			_f=/sys/kernel/kexec_loaded _a=-l _p=
-		else
-			_f=/sys/kernel/kexec_crash_loaded _a=-p _p=-p
-		fi
-		timed "$_k" $_a "$IMG" --initrd="$RD" --append="$APPEND"
-		_ld=$(cat $_f)
-		say_lines "$1 run=$2 impl=$3 stderr: " /tmp/err
-		"$_k" $_p -u 2>/tmp/uerr
-		_urc=$?
-		say_lines "$1 run=$2 impl=$3 unload stderr: " /tmp/uerr
-		_af=$(cat $_f)
-		kj_say "bench $1 run=$2 impl=$3 rc=$rc us=$us loaded=$_ld unload-rc=$_urc after=$_af"
-		kj_eq "$1 run=$2 impl=$3" \
-			"rc=$rc loaded=$_ld unload-rc=$_urc after=$_af stderr-bytes=$(cat /tmp/err /tmp/uerr | wc -c)" \
-			"rc=0 loaded=1 unload-rc=0 after=0 stderr-bytes=0" ;;
-	esac
-}
-
 RUNS=$(cmdline_word kjump.runs 7)
 TRIPS=$(cmdline_word kjump.trips 6)
 
@@ -116,13 +74,7 @@ A)
 	APPEND=$(b_append ours)
 
 	for m in start-up load-l load-p; do
-		i=1
-		while [ $i -le $RUNS ]; do
-			for impl in $(order $i); do
-				sample $m $i $impl
-			done
-			i=$((i + 1))
-		done
+		kj_bench_metric $m "$RUNS" "$IMG" "$RD" "$APPEND"
 	done
 
 	# ours: B is the crash kernel, kexec -j both ways

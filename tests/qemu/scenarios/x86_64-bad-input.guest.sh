@@ -10,6 +10,7 @@
 # kernel before it refuses.  Setting kernel.kexec_load_disabled is
 # one-way: it comes last.
 #: arch x86_64
+#: debian skip the one-line "kexec: " errors are ours
 #: timeout 300
 #: append crashkernel=192M
 #: mark A.start 90

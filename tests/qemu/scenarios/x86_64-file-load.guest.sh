@@ -6,6 +6,7 @@
 #    line with this run's marker) and checks that it is an x86_64 kernel
 #    whose command line carries the marker and kjump.stage=B.
 #: arch x86_64
+#: debian skip -a and the lines judged are ours
 #: timeout 240
 #: mark A.start 90
 #: mark B.start 120

@@ -8,6 +8,7 @@
 #    with one line and leaves the crash slot empty; then kexec -e.
 # B: an x86_64 kernel whose command line carries the marker.
 #: arch x86_64
+#: debian skip our image and purgatory's serial lines are the subject
 #: timeout 240
 #: append crashkernel=192M
 #: mark A.start 90

@@ -12,6 +12,7 @@
 #  - the same as a crash load: the kernel drops the crash kernel before it
 #    refuses, and the error says that the crash slot is empty now.
 #: arch x86_64
+#: debian skip the checks before kexec_file_load and their lines are ours
 #: timeout 240
 #: append crashkernel=192M
 #: mark A.start 90
