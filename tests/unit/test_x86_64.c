@@ -4,13 +4,15 @@
  * with the 64-bit entry only, enters it at startup_64 (0x200 into the
  * protected-mode kernel) through the 64-bit purgatory with %rsi = boot
  * params, keeps every segment below 4 GiB, asks for KEXEC_ARCH_X86_64,
- * refuses crash and preserve-context loads by kexec_load (the kernel's
- * file loader makes the crash kernel), and refuses a 32-bit running
- * kernel.
+ * refuses preserve-context loads by kexec_load, and refuses a 32-bit
+ * running kernel.  Crash loads: test_crashdump64.
  */
 #include <sys/stat.h>
 
+#include <elf.h>
+
 #include "arch.h"
+#include "elf-read.h"
 #include "image.h"
 #include "memory-map.h"
 #include "purgatory-params.h"
@@ -145,7 +147,7 @@ TEST(refuses_32_bit_kernel)
 	CHECK_CONTAINS(why, "no x86_64 entry");
 }
 
-TEST(no_crash_by_kexec_load)
+TEST(no_preserve_by_kexec_load)
 {
 	struct synth_bzimage s;
 	struct arch_hand_over *ho = NULL;
@@ -156,13 +158,67 @@ TEST(no_crash_by_kexec_load)
 
 	synth_64(&s);
 	r = new_run(ctx, &s);
-	r->spec.mode = KJ_LOAD_CRASH;
+	r->spec.mode = KJ_LOAD_PRESERVE;
 	unit_capture_start(ctx);
 	ret = arch_hand_over_prepare(&r->req, &r->img, &ho, &words, &e820);
 	r->err = unit_capture_stop(ctx);
 	arch_hand_over_free(ho);
 	CHECK_EQ_INT(ret, -EOPNOTSUPP);
-	CHECK_CONTAINS(r->err, "-p: kexec_load does not build crash or preserve-context images for x86_64 kernels yet (a crash kernel loads with -s, kexec_file_load)");
+	CHECK_CONTAINS(r->err, "--load-preserve-context: kexec_load does not build preserve-context images for x86_64 kernels yet");
+}
+
+/*
+ * A crash load (qemu-i386-512m's /proc/iomem: RAM 0x1000-0x9fbff and
+ * 0x100000-0x1ffdffff, crash region 0x1a000000-0x1dffffff): no backup,
+ * no kexec_backup=, B gets the old RAM below 1 MiB and the region, and
+ * the ELF64 header leaves the first MiB out.
+ */
+TEST(crash_no_backup)
+{
+	struct synth_bzimage s;
+	struct arch_hand_over *ho = NULL;
+	const struct mem_map *e820 = NULL;
+	const struct image_segment *h;
+	const char *words = NULL;
+	struct elf_hdr eh;
+	struct elf_phdr ph;
+	char why[64];
+	unsigned int i, loads = 0;
+	struct run *r;
+	int ret;
+
+	synth_64(&s);
+	r = new_run(ctx, &s);
+	r->spec.mode = KJ_LOAD_CRASH;
+	r->req.ctx = unit_kj(ctx, unit_fixture(ctx, "qemu-i386-512m"));
+	unit_capture_start(ctx);
+	ret = arch_hand_over_prepare(&r->req, &r->img, &ho, &words, &e820);
+	r->err = unit_capture_stop(ctx);
+	unit_defer(ctx, (void (*)(void *))arch_hand_over_free, ho);
+	if (ret)
+		FAILF("prepare failed (%d): %s", ret, r->err);
+	CHECK(!image_find_segment(&r->img, "backup"));
+	CHECK(strstr(words, "elfcorehdr=") != NULL);
+	CHECK(!strstr(words, "kexec_backup="));
+	CHECK(e820->n >= 2);
+	CHECK_EQ_U64(e820->r[0].start, 0x1000);
+	CHECK_EQ_U64(e820->r[0].end, 0x9fc00);
+	CHECK_EQ_U64(e820->r[0].type, MEM_RAM);
+	h = image_find_segment(&r->img, "elfcorehdr");
+	CHECK(h != NULL);
+	CHECK_EQ_INT(elf_read_ehdr(h->buf, h->bufsz, &eh, why, sizeof(why)), 0);
+	CHECK_EQ_INT(eh.elf_class, 64);
+	CHECK_EQ_U64(eh.machine, EM_X86_64);
+	for (i = 0; i < eh.phnum; i++) {
+		elf_read_phdr(&eh, (const uint8_t *)h->buf + eh.phoff, i, &ph);
+		if (ph.type != PT_LOAD)
+			continue;
+		loads++;
+		CHECK(ph.paddr >= 0x100000);
+		CHECK(ph.paddr + ph.memsz <= 0x1a000000 ||
+		      ph.paddr >= 0x1e000000);
+	}
+	CHECK_EQ_INT(loads, 2);	/* 1M-crash region, crash region-end */
 }
 
 TEST(running_kernel)
@@ -188,5 +244,6 @@ TEST(running_kernel)
 }
 
 UNIT_MAIN("x86_64",
-	RUN(entry_64), RUN(refuses_32_bit_kernel), RUN(no_crash_by_kexec_load),
+	RUN(entry_64), RUN(refuses_32_bit_kernel), RUN(no_preserve_by_kexec_load),
+	RUN(crash_no_backup),
 	RUN(running_kernel))

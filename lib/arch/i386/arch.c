@@ -52,7 +52,9 @@ const struct x86_arch_desc x86_arch = {
 	.entry_max = UINT32_MAX,
 	.bzimage_entry_offset = 0,
 	.bzimage_xloadflags = 0,
-	.no_hand_over = NULL,
+	.low_backup = true,
+	.find_page_offset = NULL,
+	.no_preserve = NULL,
 	.set_regs = set_regs,
 };
 

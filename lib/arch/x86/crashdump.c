@@ -22,12 +22,14 @@ void crash_setup_init(struct arch_hand_over *cs)
 {
 	memset(cs, 0, sizeof(*cs));
 	memmap_init(&cs->map);
+	memmap_init(&cs->low);
 	cmdline_init(&cs->extra);
 }
 
 void crash_setup_free(struct arch_hand_over *cs)
 {
 	memmap_free(&cs->map);
+	memmap_free(&cs->low);
 	cmdline_free(&cs->extra);
 }
 
@@ -126,17 +128,26 @@ static int add_loads(const struct arch_hand_over *cs, uint64_t start,
 	return 0;
 }
 
-/* Every RAM range of the old kernel outside the crash region. */
+/*
+ * Every RAM range of the old kernel outside the crash region (and, without
+ * a low-memory backup, above the first MiB the crash kernel uses).
+ */
 static int dump_loads(const struct mem_map *ram, const struct arch_hand_over *cs,
 		      struct elfcore_load *loads, size_t *n)
 {
 	uint64_t cs_start = cs->region.start, cs_end = cs->region.end;
+	uint64_t floor = x86_arch.low_backup ? 0 : X86_MIB;
 	size_t i;
 	int ret = 0;
 
 	*n = 0;
 	for (i = 0; !ret && i < ram->n; i++) {
 		uint64_t s = ram->r[i].start, e = ram->r[i].end;
+
+		if (e <= floor)
+			continue;
+		if (s < floor)
+			s = floor;
 
 		if (e <= cs_start || s >= cs_end) {
 			ret = add_loads(cs, s, e, loads, n);
@@ -153,6 +164,8 @@ static int elf_class_for(const struct arch_opts *ao, const struct mem_map *ram)
 {
 	if (ao->elf_class)
 		return ao->elf_class;
+	if (x86_arch.elf_machine == EM_X86_64)
+		return 64;
 	return ram->n && ram->r[ram->n - 1].end > (1ull << 32) ? 64 : 32;
 }
 
@@ -183,7 +196,9 @@ static int add_elfcorehdr(const struct load_request *req,
 	struct elfcore_load *loads = calloc(MAX_LOADS, sizeof(*loads));
 	struct elfcore_spec spec = {
 		.machine = x86_arch.elf_machine,
-		.page_offset = x86_arch.page_offset,
+		.page_offset = x86_arch.find_page_offset ?
+			       x86_arch.find_page_offset(req->ctx) :
+			       x86_arch.page_offset,
 		.lowmem_limit = x86_arch.lowmem_end, .notes = notes,
 		.loads = loads,
 	};
@@ -247,9 +262,10 @@ static int add_ram_minus(struct mem_map *map, uint64_t start, uint64_t end,
 }
 
 /*
- * The new kernel's map: the backed-up low memory and the crash region
- * (minus the backup and ELF header it must not overwrite) as RAM, plus
- * every non-RAM range of the firmware map, so ACPI tables stay reachable.
+ * The new kernel's map: low memory (backed up, or the old kernel's RAM
+ * below 1 MiB) and the crash region (minus the backup and ELF header it
+ * must not overwrite) as RAM, plus every non-RAM range of the firmware
+ * map, so ACPI tables stay reachable.
  */
 static int build_crash_map(const struct load_request *req,
 			   struct kexec_image *img, struct arch_hand_over *cs)
@@ -260,10 +276,14 @@ static int build_crash_map(const struct load_request *req,
 	};
 	const struct mem_map *fw = req->memmap;
 	size_t i;
-	int ret;
+	int ret = 0;
 
-	ret = memmap_add(&cs->map, cs->backup_src,
-			 cs->backup_src + cs->backup_len, MEM_RAM);
+	if (cs->backup_len)
+		ret = memmap_add(&cs->map, cs->backup_src,
+				 cs->backup_src + cs->backup_len, MEM_RAM);
+	for (i = 0; !ret && i < cs->low.n; i++)
+		ret = memmap_add(&cs->map, cs->low.r[i].start, cs->low.r[i].end,
+				 MEM_RAM);
 	for (i = 0; !ret && i < img->usable.n; i++)
 		ret = add_ram_minus(&cs->map, img->usable.r[i].start,
 				    img->usable.r[i].end, cuts, 2);
@@ -328,9 +348,10 @@ static int add_cmdline_words(const struct load_request *req,
 			  cs->elfcorehdr >> 10);
 	if (ret)
 		return ret;
-	ret = append_word(&cs->extra, "kexec_backup=0x%" PRIx32 "@0x%"
-				  PRIx32 ":0x%" PRIx32, cs->backup_len,
-				  cs->backup_src, cs->backup_dst);
+	if (cs->backup_len)
+		ret = append_word(&cs->extra, "kexec_backup=0x%" PRIx32 "@0x%"
+					  PRIx32 ":0x%" PRIx32, cs->backup_len,
+					  cs->backup_src, cs->backup_dst);
 	if (!ret && req->aopts->pass_memmap_cmdline)
 		ret = memmap_words(&cs->map, &cs->extra);
 	if (ret)
@@ -390,17 +411,21 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 	}
 	ret = old_ram(req->ctx, iomem, &ram);
 	if (!ret)
-		ret = find_backup_source(req->ctx, &ram, cs);
+		ret = x86_arch.low_backup ?
+		      find_backup_source(req->ctx, &ram, cs) :
+		      clip_ram(&ram, 0, X86_MIB, &cs->low);
 	if (!ret)
 		ret = restrict_to_region(img, &ram, cs);
 	if (ret)
 		goto out;
-	ret = image_add_buffer(img, "backup", NULL, 0,
-			       align_up(cs->backup_len, PAGE_SIZE_4K),
-			       PAGE_SIZE_4K, 0, UINT64_MAX, true, &dst);
-	if (ret)
-		goto out;
-	cs->backup_dst = (uint32_t)dst;
+	if (x86_arch.low_backup) {
+		ret = image_add_buffer(img, "backup", NULL, 0,
+				       align_up(cs->backup_len, PAGE_SIZE_4K),
+				       PAGE_SIZE_4K, 0, UINT64_MAX, true, &dst);
+		if (ret)
+			goto out;
+		cs->backup_dst = (uint32_t)dst;
+	}
 	ret = add_elfcorehdr(req, &ram, img, cs);
 	if (!ret)
 		ret = tell_next_kernel(req, img, cs, KEXEC_ON_CRASH);
@@ -499,11 +524,10 @@ int arch_hand_over_prepare(const struct load_request *req,
 	struct arch_hand_over *cs;
 	int ret;
 
-	if (x86_arch.no_hand_over) {
+	if (req->spec->mode == KJ_LOAD_PRESERVE && x86_arch.no_preserve) {
 		*ho = NULL;
-		kj_err(req->ctx, "%s: %s",
-		       req->spec->mode == KJ_LOAD_CRASH ? "-p" :
-		       "--load-preserve-context", x86_arch.no_hand_over);
+		kj_err(req->ctx, "--load-preserve-context: %s",
+		       x86_arch.no_preserve);
 		return -EOPNOTSUPP;
 	}
 	cs = calloc(1, sizeof(*cs));

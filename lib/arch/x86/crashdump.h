@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Crash loading (-p) on x86: the kernel goes into the "Crash kernel"
- * region; purgatory saves the old kernel's low memory (0-640K, which the
- * new kernel needs for itself) into a backup segment; an ELF core header
- * describes the old kernel's memory; the new kernel's memory map is cut
- * down to low memory plus the region.
+ * region; on i386 purgatory saves the old kernel's low memory (0-640K,
+ * which the new kernel needs for itself) into a backup segment, while on
+ * x86_64 that memory stays out of the dump (Linux keeps the first MiB
+ * reserved); an ELF core header describes the old kernel's memory; the
+ * new kernel's memory map is cut down to low memory plus the region.
  *
  * A preserve-context load (the upstream kexec jump) works the same way
  * with a window given by --mem-min/--mem-max instead of the region, with
@@ -29,8 +30,10 @@ struct arch_hand_over {
 	struct mem_map map;		/* the memory map the new kernel gets */
 	struct cmdline extra;		/* words for its command line */
 	uint32_t backup_src;		/* old low memory ... */
-	uint32_t backup_len;
+	uint32_t backup_len;		/* (0: no backup, x86_64) ... */
 	uint32_t backup_dst;		/* ... saved here by purgatory */
+	struct mem_map low;		/* without a backup: the old RAM below
+					 * 1 MiB, which the new kernel gets */
 	uint64_t elfcorehdr;
 };
 

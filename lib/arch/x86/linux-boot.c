@@ -101,7 +101,7 @@ static void set_purgatory(const struct load_request *req,
 	}
 	if (req->spec->mode == KJ_LOAD_PRESERVE)
 		p->flags |= PGF_JUMP_BACK_ENTRY;
-	if (req->spec->mode == KJ_LOAD_CRASH) {
+	if (req->spec->mode == KJ_LOAD_CRASH && req->ho->backup_len) {
 		p->flags |= PGF_BACKUP;
 		p->backup_src = req->ho->backup_src;
 		p->backup_dst = req->ho->backup_dst;

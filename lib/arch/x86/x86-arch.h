@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ctx.h"
 #include "purgatory-params.h"
 
 #define X86_MIB			0x100000ull
@@ -28,9 +29,18 @@ struct x86_arch_desc {
 	 * (i386: 0, the 32-bit entry; x86_64: 0x200, startup_64). */
 	uint32_t bzimage_entry_offset;
 	uint16_t bzimage_xloadflags;	/* the XLF_* bits a bzImage needs */
-	/* NULL: this word size does crash and preserve-context loads; else
-	 * why not, for the error line. */
-	const char *no_hand_over;
+	/*
+	 * i386: the crash kernel runs in the first 640K too, so purgatory
+	 * saves it first (kexec_backup=) and the dump shows the copy.
+	 * x86_64: Linux keeps the first MiB reserved (5.13 and later), so
+	 * the crash kernel gets the RAM below 1 MiB and the dump leaves it
+	 * out, as the kernel's own file loader does.
+	 */
+	bool low_backup;
+	/* The direct map's base now (KASLR moves it); NULL: page_offset. */
+	uint64_t (*find_page_offset)(const struct kj_ctx *ctx);
+	/* NULL: preserve-context loads are built; else why not. */
+	const char *no_preserve;
 	/* The next kernel's registers: boot params, entry, stack. */
 	void (*set_regs)(struct purgatory_params *p, uint64_t boot_params,
 			 uint64_t entry, uint64_t stack);

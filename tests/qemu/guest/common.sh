@@ -405,3 +405,43 @@ kj_bench_metric() {
 		_i=$((_i + 1))
 	done
 }
+
+# --- memory ranges (kdump scenarios)
+
+# kj_hexlist "S E S E ...": "0xS-0xE,0xS-0xE"
+kj_hexlist() {
+	_out=
+	set -- $1
+	while [ $# -ge 2 ]; do
+		_out="$_out${_out:+,}0x$1-0x$2"
+		shift 2
+	done
+	echo "$_out"
+}
+
+# kj_ranges_minus "S E S E ..." CS CE: the hex ranges (inclusive ends) minus
+# [CS, CE], touching ones merged, as "0xS-0xE,0xS-0xE"
+kj_ranges_minus() {
+	_out='' _cs=$2 _ce=$3 _ps='' _pe=''
+	set -- $1
+	while [ $# -ge 2 ]; do
+		_s=$((0x$1)) _e=$((0x$2))
+		shift 2
+		if [ $_e -lt $_cs ] || [ $_s -gt $_ce ]; then
+			_kj_add "$_s" "$_e"
+		else
+			[ $_s -lt $_cs ] && _kj_add "$_s" $((_cs - 1))
+			[ $_e -gt $_ce ] && _kj_add $((_ce + 1)) "$_e"
+		fi
+	done
+	[ -n "$_ps" ] && _out="$_out${_out:+,}$(printf '0x%x-0x%x' "$_ps" "$_pe")"
+	echo "$_out"
+}
+_kj_add() {
+	if [ -n "$_ps" ] && [ $((_pe + 1)) -eq "$1" ]; then
+		_pe=$2
+		return
+	fi
+	[ -n "$_ps" ] && _out="$_out${_out:+,}$(printf '0x%x-0x%x' "$_ps" "$_pe")"
+	_ps=$1 _pe=$2
+}

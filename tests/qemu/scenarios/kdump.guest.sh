@@ -50,43 +50,6 @@ timed() {
 	return $_rc
 }
 
-# hexlist "S E S E ...": "0xS-0xE,0xS-0xE"
-hexlist() {
-	_out=
-	set -- $1
-	while [ $# -ge 2 ]; do
-		_out="$_out${_out:+,}0x$1-0x$2"
-		shift 2
-	done
-	echo "$_out"
-}
-
-# ranges_minus "S E S E ..." CS CE: the hex ranges (inclusive ends) minus
-# [CS, CE], touching ones merged, as "0xS-0xE,0xS-0xE"
-ranges_minus() {
-	_out='' _cs=$2 _ce=$3 _ps='' _pe=''
-	set -- $1
-	while [ $# -ge 2 ]; do
-		_s=$((0x$1)) _e=$((0x$2))
-		shift 2
-		if [ $_e -lt $_cs ] || [ $_s -gt $_ce ]; then
-			_add "$_s" "$_e"
-		else
-			[ $_s -lt $_cs ] && _add "$_s" $((_cs - 1))
-			[ $_e -gt $_ce ] && _add $((_ce + 1)) "$_e"
-		fi
-	done
-	[ -n "$_ps" ] && _out="$_out${_out:+,}$(printf '0x%x-0x%x' "$_ps" "$_pe")"
-	echo "$_out"
-}
-_add() {
-	if [ -n "$_ps" ] && [ $((_pe + 1)) -eq "$1" ]; then
-		_pe=$2
-		return
-	fi
-	[ -n "$_ps" ] && _out="$_out${_out:+,}$(printf '0x%x-0x%x' "$_ps" "$_pe")"
-	_ps=$1 _pe=$2
-}
 
 case $KJ_STAGE in
 A)
@@ -112,8 +75,8 @@ A)
 	# 3. A's memory as the dump must describe it
 	ram=$(sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/\1 \2/p' /proc/iomem)
 	crash=$(sed -n 's/^ *\([0-9a-f]*\)-\([0-9a-f]*\) : Crash kernel$/\1 \2/p' /proc/iomem)
-	kj_say "ram $(hexlist "$ram")"
-	kj_match ram "$(hexlist "$ram")" '^0x[0-9a-f]+-0x[0-9a-f]+'
+	kj_say "ram $(kj_hexlist "$ram")"
+	kj_match ram "$(kj_hexlist "$ram")" '^0x[0-9a-f]+-0x[0-9a-f]+'
 	if [ -z "$crash" ]; then
 		kj_fail crash-region "no Crash kernel range in /proc/iomem"
 		exit 1
@@ -122,7 +85,7 @@ A)
 	cs=$((0x$1)) ce=$((0x$2))
 	kj_say "crash $(printf '0x%x-0x%x size=0x%x' $cs $ce $((ce - cs + 1)))"
 	kj_eq crash-size "$(printf '0x%x' $((ce - cs + 1)))" 0x4000000
-	expected=$(ranges_minus "$ram" $cs $ce)
+	expected=$(kj_ranges_minus "$ram" $cs $ce)
 	kj_say "expected loads $expected"
 	kj_match expected-loads "$expected" '^0x[0-9a-f]+-0x[0-9a-f]+(,0x[0-9a-f]+-0x[0-9a-f]+)+$'
 

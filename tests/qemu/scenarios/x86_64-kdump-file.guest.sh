@@ -1,14 +1,10 @@
 #!/bin/sh
-# x86_64-kdump-file: kexec -s -p (kexec_file_load, the kernel writes the
-# ELF core header) on Debian's amd64 kernel, a real crash (sysrq-c), and
-# A's memory checked byte for byte through /proc/vmcore in B.  With
-# KEXEC_IMPL=debian, Debian's kexec-tools loads B its default way
-# (kexec_load, its own ELF core header): the peer's dump, whose size the
-# log gives next to ours ("vmcore bytes=").
-# A: fill 32 MiB with memfill's pattern, load B (timed), crash.
-# B: elfcorehdr= is on its command line (the kernel put it there), the
-#    core is ELF64, and every memfill page is found intact.
+# x86_64-kdump-file: x86_64-kdump with kexec -s -p: kexec_file_load, the
+# kernel writes the ELF64 core header and adds elfcorehdr= itself; the
+# same checks in B but the PT_LOAD list (the kernel's header also maps
+# the kernel text).
 #: arch x86_64
+#: debian skip x86_64-kdump@debian runs Debian's kdump
 #: timeout 300
 #: append crashkernel=192M
 #: allow-panic-after ^KJ A: handover to B$
@@ -16,55 +12,5 @@
 #: console 60 Kernel panic - not syncing: sysrq triggered crash
 #: mark B.start 150
 #: mark B.end 120
-. /lib/kjump/common.sh
-
-MIB=32
-PAGES=$((MIB * 256))
-tag=$KJ_MARKER$KJ_MARKER
-
-case $KJ_STAGE in
-A)
-	kj_need_kexec
-	kj_memfill_start $MIB "$tag" || exit 1
-	asum=${kj_memfill_line##* sum=}
-	asum=${asum%% *}
-	crash=$(sed -n 's/^ *\([0-9a-f]*\)-\([0-9a-f]*\) : Crash kernel$/\1 \2/p' /proc/iomem)
-	kj_match crash-region "$crash" '^[0-9a-f]+ [0-9a-f]+$' || exit 1
-	kj_slot kexec_crash_loaded 0
-	how="-s -p"
-	[ "$KJ_IMPL" = debian ] && how=-p
-	t0=$(monotime)
-	kj_run_ok load "$KEXEC" $how /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
-		--append="$(kj_b_append) nr_cpus=1 irqpoll reset_devices kjump.asum=$asum" ||
-		exit 1
-	kj_say "load ms=$((($(monotime) - t0) / 1000))"
-	kj_slot kexec_crash_loaded 1
-	kj_handover B
-	echo c >/proc/sysrq-trigger
-	kj_fail sysrq "echo c >/proc/sysrq-trigger returned"
-	exit 1
-	;;
-B)
-	cl=$(cat /proc/cmdline)
-	kj_say "cmdline: $cl"
-	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
-	kj_match elfcorehdr "$(cmdline_word elfcorehdr)" '^(0x[0-9a-f]+|[0-9]+K)$'
-	if [ ! -r /proc/vmcore ]; then
-		kj_fail vmcore "no /proc/vmcore"
-		exit 1
-	fi
-	kj_say "vmcore bytes=$(stat -c %s /proc/vmcore)"
-	vmcore-check >/tmp/vc.out 2>&1
-	kj_say_lines "vmcore: " /tmp/vc.out
-	kj_match vmcore-class "$(head -n 1 /tmp/vc.out)" ' class=ELF64 '
-	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
-	rc=$?
-	kj_say_lines "" /tmp/find.out
-	kj_say_lines "find stderr: " /tmp/find.err
-	kj_eq find-status "rc=$rc stderr-bytes=$(wc -c </tmp/find.err)" "rc=0 stderr-bytes=0"
-	kj_match find-pages "$(cat /tmp/find.out)" \
-		"^find tag=$tag pages=$PAGES found=$PAGES dup=[0-9]+ bad=0 sum=[0-9a-f]{16} .* result=ok\$"
-	bsum=$(sed -n 's/.* sum=\([0-9a-f-]*\) .*/\1/p' /tmp/find.out)
-	kj_eq sums "$bsum" "$(cmdline_word kjump.asum)"
-	;;
-esac
+KJ_KDUMP_HOW="-s -p"
+. /scenarios/x86_64-kdump.sh

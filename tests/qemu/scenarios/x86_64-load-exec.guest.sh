@@ -4,8 +4,8 @@
 # 64-bit purgatory, which checks the SHA-256 of every segment and reports
 # its progress on the serial port with -d), then kexec -e.
 # A: -c -l with --initrd and --append sets kexec_loaded (0 -> 1); -u
-#    clears it; -c -d -l loads again; a crash load by kexec_load is refused
-#    with one line and leaves the crash slot empty; then kexec -e.
+#    clears it; -p loads the crash slot and -p -u empties it (the crash
+#    itself: x86_64-kdump); -d -l loads again; then kexec -e.
 # B: an x86_64 kernel whose command line carries the marker.
 #: arch x86_64
 #: debian skip our image and purgatory's serial lines are the subject
@@ -27,9 +27,10 @@ A)
 	kj_loaded 1
 	kj_run_ok unload "$KEXEC" -u || exit 1
 	kj_loaded 0
-	kj_run_fails crash \
-		'^kexec: -p: kexec_load does not build crash or preserve-context images for x86_64 kernels yet \(a crash kernel loads with -s, kexec_file_load\)$' \
-		"$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz
+	kj_run_ok crash "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+		--append="$(kj_b_append)" || exit 1
+	kj_slot kexec_crash_loaded 1
+	kj_run_ok crash-unload "$KEXEC" -p -u || exit 1
 	kj_slot kexec_crash_loaded 0
 	"$KEXEC" -d -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
 		--append="$(kj_b_append)" >/tmp/load.out 2>/tmp/load.err
