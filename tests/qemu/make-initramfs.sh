@@ -9,7 +9,8 @@
 # it links, no kexec_test or image writer, and in A two altered
 # copies of the kernel for the refusal cases: /boot/bzImage-unsigned
 # (its PE certificate table cleared) and /boot/bzImage-no64 (the
-# XLF_KERNEL_64 bit cleared).
+# XLF_KERNEL_64 bit cleared); with -V also /boot/vmlinux, the kernel's
+# ELF file taken out of the bzImage.
 #
 # OUTDIR/initrd-b.cpio.gz  busybox (static, i386) with its applet symlinks,
 #                          /init, /lib/kjump/common.sh, /scenarios/NAME.sh,
@@ -53,15 +54,18 @@ say() { echo "make-initramfs: $*" >&2; }
 
 bzimage=
 arch=i386
-while getopts a:k: opt; do
+with_vmlinux=0
+usage="usage: $0 [-a i386|x86_64] [-k BZIMAGE] [-V] OUTDIR"
+while getopts a:k:V opt; do
 	case $opt in
 	a) arch=$OPTARG ;;
 	k) bzimage=$OPTARG ;;
-	*) echo "usage: $0 [-a i386|x86_64] [-k BZIMAGE] OUTDIR" >&2; exit 2 ;;
+	V) with_vmlinux=1 ;;
+	*) echo "$usage" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# = 1 ] || { echo "usage: $0 [-a i386|x86_64] [-k BZIMAGE] OUTDIR" >&2; exit 2; }
+[ $# = 1 ] || { echo "$usage" >&2; exit 2; }
 out=$1
 # debarch: Debian's name; wordflag: gcc's; elfid: ELF class (byte 4) and
 # e_machine (bytes 18-19) as od prints them
@@ -86,9 +90,14 @@ if [ -z "$bzimage" ]; then
 fi
 [ -r "$bzimage" ] || die "$bzimage: no such kernel image"
 bzimage=$(realpath "$bzimage")
-# The same kernel as an ELF file, for the ELF loader (elf-vmlinux).
+# The same kernel as an ELF file, for the ELF loader (elf-vmlinux): the
+# companion kernel's build leaves one next to its bzImage; Debian's
+# packaged kernel has none, so -V (x86_64 only: the file is 60 MiB of the
+# image, for the one scenario that loads it) decompresses its payload.
 vmlinux=$(dirname "$bzimage")/vmlinux
 [ -r "$vmlinux" ] || vmlinux=
+[ "$arch" = i386 ] || vmlinux=
+[ $with_vmlinux = 0 ] || [ "$arch" = x86_64 ] || die "-V: for -a x86_64 only"
 
 kexec_ours=${KEXEC:-}
 if [ -n "$kexec_ours" ]; then
@@ -220,7 +229,7 @@ fetch_debs
 
 inputs_hash=$( {
 	cd "$here"
-	echo "== cc $guest_cc $arch"
+	echo "== cc $guest_cc $arch vmlinux=$with_vmlinux"
 	for f in make-initramfs.sh guest/* tools/*.[ch] scenarios/*.guest.sh; do
 		echo "== $f"
 		cat "$f"
@@ -362,6 +371,16 @@ add_debian_kexec() {
 	add_libs "$1" "$ex/sbin/kexec"
 }
 
+# vmlinux_of BZIMAGE OUT: the ELF kernel inside an xz-compressed bzImage
+# (the payload's xz stream; xz complains about the bytes after it)
+vmlinux_of() {
+	_off=$(LC_ALL=C grep -obUaP '\xFD7zXZ\x00' "$1" | head -n 1 | cut -d: -f1)
+	[ -n "$_off" ] || die "$1: no xz payload to take a vmlinux from"
+	tail -c +$((_off + 1)) "$1" | xz -dc >"$2" 2>/dev/null || :
+	[ "$(od -An -tx1 -N5 "$2" | tr -d ' ')" = 7f454c4602 ] ||
+		die "$1: the xz payload is no ELF64 vmlinux"
+}
+
 # le_patch FILE OFFSET BYTES...: overwrite bytes (two hex digits each)
 le_patch() {
 	_f=$1 _off=$2
@@ -405,7 +424,7 @@ if [ -n "$vmlinux" ]; then
 	# Symbols and debug sections are a third of it; loading needs none.
 	${STRIP:-strip} -o "$a/boot/vmlinux" "$vmlinux" ||
 		die "cannot strip $vmlinux"
-else
+elif [ "$arch" = i386 ]; then
 	say "no vmlinux next to $bzimage: /boot/vmlinux left out"
 fi
 cp "$stage/initrd-b.cpio.gz" "$a/boot/initrd-b.cpio.gz"
@@ -417,6 +436,7 @@ fi
 cp "$stage/initrd-b-debian.cpio.gz" "$a/boot/initrd-b-debian.cpio.gz"
 add_debian_kexec "$a"
 [ "$arch" = i386 ] || altered_kernels "$a"
+[ $with_vmlinux = 0 ] || vmlinux_of "$bzimage" "$a/boot/vmlinux"
 pack "$a" "$stage/initrd-a.cpio.gz"
 
 mv -f "$stage/initrd-b.cpio.gz" "$out/initrd-b.cpio.gz"

@@ -43,7 +43,9 @@
 #     arch x86_64        a 64-bit guest: qemu-system-x86_64, Debian's
 #                        amd64 kernel (debian-kernel.sh) instead of the
 #                        companion kernel, images of make-initramfs.sh
-#                        -a x86_64 and $KEXEC_X86_64 as our kexec
+#                        -a x86_64 and $KEXEC_X86_64 as our kexec; with
+#                        "config vmlinux", A's image also holds
+#                        /boot/vmlinux (make-initramfs.sh -V)
 #     disk MIB           a fresh, zeroed raw disk of MIB MiB
 #                        (LOGDIR/NAME.disk.img) as virtio-blk, /dev/vda;
 #                        every boot of the run sees the same file
@@ -384,6 +386,9 @@ if [ "$garch" = x86_64 ]; then
 		tail -n 20 "$logdir/$base.build.log" >&2
 		fail "no Debian amd64 kernel (log: $logdir/$base.build.log)"
 	fi
+	# "config vmlinux": A's image also holds the kernel's ELF file
+	mkflags=
+	[ "$kconfig" = vmlinux ] && mkflags=-V
 	kconfig="debian amd64"
 elif [ -n "${KJUMP_BZIMAGE:-}" ]; then
 	bzimage=$KJUMP_BZIMAGE
@@ -419,11 +424,11 @@ imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs-$(printf '%s' "$top" | sha25
 # A holds the kernel, so each kernel config gets its own images; sharing
 # one directory would rebuild them on every switch.
 if [ "$garch" = x86_64 ]; then
-	imgdir=$imgdir-x86_64
+	imgdir=$imgdir-x86_64${mkflags:+-vmlinux}
 elif [ "$kconfig" != base ]; then
 	imgdir=$imgdir-$kconfig
 fi
-if ! KEXEC=$kexec_ours "$here/make-initramfs.sh" -a "$garch" -k "$bzimage" "$imgdir" \
+if ! KEXEC=$kexec_ours "$here/make-initramfs.sh" -a "$garch" -k "$bzimage" ${mkflags:-} "$imgdir" \
 	>>"$logdir/$base.build.log" 2>&1; then
 	tail -n 20 "$logdir/$base.build.log" >&2
 	fail "initramfs build failed (log: $logdir/$base.build.log)"

@@ -33,7 +33,7 @@ static void parse_ok(struct unit_ctx *ctx, const struct synth_elf *s,
 	char why[160] = "";
 
 	*buf = build(ctx, s, len);
-	if (elf_exec_parse(*buf, *len, ei, why, sizeof(why)))
+	if (elf_exec_parse(*buf, *len, &elf_exec_i386, ei, why, sizeof(why)))
 		FAILF("rejected: %s", why);
 }
 
@@ -45,7 +45,7 @@ static void reject_buf(struct unit_ctx *ctx, const char *buf, size_t len,
 	char why[160] = "";
 
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(elf_exec_parse(buf, len, &ei, why, sizeof(why)), -1);
+	CHECK_EQ_INT(elf_exec_parse(buf, len, &elf_exec_i386, &ei, why, sizeof(why)), -1);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 	CHECK_CONTAINS(why, want);
 }
@@ -306,11 +306,11 @@ TEST(why_buffer)
 	s.machine = 62;
 	buf = build(ctx, &s, &len);
 	memset(why, 'x', sizeof(why));
-	CHECK_EQ_INT(elf_exec_parse(buf, len, &ei, why, sizeof(why)), -1);
+	CHECK_EQ_INT(elf_exec_parse(buf, len, &elf_exec_i386, &ei, why, sizeof(why)), -1);
 	CHECK_STR(why, "not an ");
-	CHECK_EQ_INT(elf_exec_parse(buf, len, &ei, NULL, 0), -1);
+	CHECK_EQ_INT(elf_exec_parse(buf, len, &elf_exec_i386, &ei, NULL, 0), -1);
 	why[0] = 'x';
-	CHECK_EQ_INT(elf_exec_parse(buf, len, &ei, why, 0), -1);
+	CHECK_EQ_INT(elf_exec_parse(buf, len, &elf_exec_i386, &ei, why, 0), -1);
 	CHECK(why[0] == 'x');
 }
 
@@ -356,7 +356,7 @@ TEST(truncations)
 
 		CHECK(copy != NULL);
 		memcpy(copy, buf, n);
-		ret = elf_exec_parse(copy, n, &ei, why, sizeof(why));
+		ret = elf_exec_parse(copy, n, &elf_exec_i386, &ei, why, sizeof(why));
 		if (ret)
 			CHECK(n < len);
 		else
@@ -394,7 +394,7 @@ TEST(corruption)
 		rng = rng * 1103515245u + 12345u;
 		if (round % 4 == 0)
 			n = (rng >> 4) % (len + 1);
-		if (!elf_exec_parse(copy, n, &ei, why, sizeof(why))) {
+		if (!elf_exec_parse(copy, n, &elf_exec_i386, &ei, why, sizeof(why))) {
 			check_sane(ctx, copy, n, &ei);
 			accepted++;
 		}
@@ -750,7 +750,7 @@ TEST(real_vmlinux)
 	if (ret)
 		FAILF("%s: %s", path, strerror(-ret));
 	unit_defer(ctx, free, buf);
-	if (elf_exec_parse(buf, len, &ei, why, sizeof(why)))
+	if (elf_exec_parse(buf, len, &elf_exec_i386, &ei, why, sizeof(why)))
 		FAILF("%s: %s", path, why);
 	check_sane(ctx, buf, len, &ei);
 	CHECK_EQ_U64(ei.machine, 3);

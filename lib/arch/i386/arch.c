@@ -46,6 +46,7 @@ static void set_regs(struct purgatory_params *p, uint64_t boot_params,
 const struct x86_arch_desc x86_arch = {
 	.name = "i386",
 	.elf_machine = EM_386,
+	.elf_want = &elf_exec_i386,
 	.page_offset = I386_PAGE_OFFSET,
 	.lowmem_end = I386_LOWMEM_END,
 	.place_max = I386_LOWMEM_END - 1,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The ELF loader (-t elf-x86): an i386 ELF executable, typically vmlinux,
- * entered at its 32-bit entry point.
+ * The ELF loader (-t elf-x86, -t elf-x86_64): an ELF executable of the
+ * word size, typically vmlinux, entered at its physical entry point
+ * (i386: startup_32 in 32-bit mode; x86_64: startup_64 in 64-bit mode on
+ * purgatory's identity map).
  *
  * Layout:
  *   load N     one segment per PT_LOAD at its p_paddr, the start rounded
@@ -41,18 +43,18 @@ static int elf_x86_probe(const char *buf, size_t len, char *why,
 {
 	struct elf_exec_info ei;
 
-	return elf_exec_parse(buf, len, &ei, why, whylen);
+	return elf_exec_parse(buf, len, x86_arch.elf_want, &ei, why, whylen);
 }
 
 static int parse(const struct load_request *req, struct elf_exec_info *ei)
 {
 	char why[128];
 
-	if (!elf_exec_parse(req->kernel, req->kernel_len, ei, why,
-			    sizeof(why)))
+	if (!elf_exec_parse(req->kernel, req->kernel_len, x86_arch.elf_want,
+			    ei, why, sizeof(why)))
 		return 0;
-	kj_err(req->ctx, "%s: not an i386 ELF executable: %s",
-	       req->spec->kernel, why);
+	kj_err(req->ctx, "%s: not an %s ELF executable: %s",
+	       req->spec->kernel, x86_arch.name, why);
 	return -EINVAL;
 }
 
@@ -187,6 +189,14 @@ static int elf_x86_load(const struct load_request *req,
 
 const struct arch_loader elf_x86_loader = {
 	.name = "elf-x86",
+	.probe = elf_x86_probe,
+	.check = elf_x86_check,
+	.load = elf_x86_load,
+};
+
+/* The same loader under kexec-tools' x86_64 name. */
+const struct arch_loader elf_x86_64_loader = {
+	.name = "elf-x86_64",
 	.probe = elf_x86_probe,
 	.check = elf_x86_check,
 	.load = elf_x86_load,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * elf_exec_parse(): an i386 executable as the ELF loader takes it, from
- * the headers elf-read.c reads (System V ABI and its i386 supplement).
+ * elf_exec_parse(): an i386 or x86_64 executable as the ELF loader takes
+ * it, from the headers elf-read.c reads (System V ABI and its i386 and
+ * x86-64 supplements).
  * Every read is bounds-checked against len; sums are done in 64 bits.
  */
 #include <string.h>
@@ -12,25 +13,34 @@
 #define ET_EXEC		2
 #define EM_386		3
 #define EM_486		6
+#define EM_X86_64	62
 #define PT_LOAD		1
 #define PT_DYNAMIC	2
 #define PT_INTERP	3
 #define PT_TLS		7
 #define PT_GNU_RELRO	0x6474e552
 
-#define PHYS_LIMIT	0x100000000ull	/* ELF32: 32-bit physical addresses */
+/* Where purgatory reaches, whatever the word size. */
+#define PHYS_LIMIT	0x100000000ull
 
-static int check_ehdr(const struct elf_hdr *eh, char *why, size_t whylen)
+const struct elf_exec_want elf_exec_i386 = { "i386", 32, EM_386 };
+const struct elf_exec_want elf_exec_x86_64 = { "x86_64", 64, EM_X86_64 };
+
+static int check_ehdr(const struct elf_hdr *eh,
+		      const struct elf_exec_want *want, char *why,
+		      size_t whylen)
 {
-	if (eh->elf_class != 32)
-		return elf_reject(why, whylen, "not ELF32 (class %d)",
-				  eh->elf_class == 64 ? 2 : 0);
+	if (eh->elf_class != want->elf_class)
+		return elf_reject(why, whylen, "not ELF%d (class %d)",
+				  want->elf_class, eh->elf_class == 64 ? 2 :
+				  eh->elf_class == 32 ? 1 : 0);
 	if (eh->type != ET_EXEC)
 		return elf_reject(why, whylen, "not an executable (e_type %u)",
 				  eh->type);
-	if (eh->machine != EM_386 && eh->machine != EM_486)
-		return elf_reject(why, whylen, "not an i386 image (e_machine %u)",
-				  eh->machine);
+	if (eh->machine != want->machine &&
+	    !(want->machine == EM_386 && eh->machine == EM_486))
+		return elf_reject(why, whylen, "not an %s image (e_machine %u)",
+				  want->name, eh->machine);
 	return 0;
 }
 
@@ -110,8 +120,9 @@ static int check_user_space(uint32_t type, char *why, size_t whylen)
 		      what);
 }
 
-int elf_exec_parse(const char *buf, size_t len, struct elf_exec_info *info,
-		   char *why, size_t whylen)
+int elf_exec_parse(const char *buf, size_t len,
+		   const struct elf_exec_want *want,
+		   struct elf_exec_info *info, char *why, size_t whylen)
 {
 	struct elf_hdr eh;
 	struct elf_phdr ph;
@@ -121,7 +132,7 @@ int elf_exec_parse(const char *buf, size_t len, struct elf_exec_info *info,
 	memset(info, 0, sizeof(*info));
 	ret = elf_read_ehdr(buf, len, &eh, why, whylen);
 	if (!ret)
-		ret = check_ehdr(&eh, why, whylen);
+		ret = check_ehdr(&eh, want, why, whylen);
 	if (!ret)
 		ret = elf_check_phdrs(&eh, len, why, whylen);
 	if (ret)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ctx.h"
+#include "elf-exec.h"
 #include "purgatory-params.h"
 
 #define X86_MIB			0x100000ull
@@ -21,6 +22,7 @@
 struct x86_arch_desc {
 	const char *name;		/* "i386": for messages */
 	uint16_t elf_machine;		/* of the ELF core header */
+	const struct elf_exec_want *elf_want;	/* what the ELF loader takes */
 	uint64_t page_offset;		/* kernel virtual = physical + this */
 	uint64_t lowmem_end;		/* the direct map ends here */
 	uint64_t place_max;		/* highest byte a segment may use */

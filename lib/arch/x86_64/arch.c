@@ -33,9 +33,12 @@
 #define BZIMAGE_64_ENTRY	0x200		/* startup_64 (boot.rst) */
 
 extern const struct arch_loader bzimage_loader;
+extern const struct arch_loader elf_x86_64_loader;
 
+/* Probed in this order: a bzImage first. */
 const struct arch_loader *const arch_loaders[] = {
 	&bzimage_loader,
+	&elf_x86_64_loader,
 	NULL,
 };
 
@@ -107,6 +110,7 @@ static uint64_t find_page_offset(const struct kj_ctx *ctx)
 const struct x86_arch_desc x86_arch = {
 	.name = "x86_64",
 	.elf_machine = EM_X86_64,
+	.elf_want = &elf_exec_x86_64,
 	.page_offset = X86_64_PAGE_OFFSET,
 	.lowmem_end = UINT64_MAX,
 	.place_max = X86_64_PLACE_MAX,
