@@ -106,23 +106,37 @@ static bool have_cap_sys_boot(const struct kj_ctx *ctx)
 	return yes;
 }
 
-/*
- * The kernel says EPERM for a missing CAP_SYS_BOOT, for the one-way
- * sysctl kernel.kexec_load_disabled, and for lockdown or a security
- * module: tell them apart as far as user space can.
- */
-static const char *eperm_reason(const struct kj_ctx *ctx)
+/* The one-way sysctl kernel.kexec_load_disabled is set. */
+static bool kexec_disabled(const struct kj_ctx *ctx)
 {
 	char path[KJ_PATH_MAX];
 	unsigned long long disabled;
 
-	if (!read_ulong(kj_path(ctx, "/proc/sys/kernel/kexec_load_disabled",
-				path, sizeof(path)), &disabled) &&
-	    disabled)
+	return !read_ulong(kj_path(ctx, "/proc/sys/kernel/kexec_load_disabled",
+				   path, sizeof(path)), &disabled) && disabled;
+}
+
+/*
+ * The kernel says EPERM for a missing CAP_SYS_BOOT, for the one-way
+ * sysctl kernel.kexec_load_disabled, and for lockdown or a security
+ * module: tell them apart as far as user space can.  The first two,
+ * which both load calls share, or NULL.
+ */
+static const char *eperm_common(const struct kj_ctx *ctx)
+{
+	if (kexec_disabled(ctx))
 		return "disabled by sysctl kernel.kexec_load_disabled=1 (it stays set until reboot)";
 	if (!have_cap_sys_boot(ctx))
 		return "not permitted: this process lacks CAP_SYS_BOOT (run kexec as root)";
-	return "not permitted (kernel lockdown or a security module forbids kexec_load)";
+	return NULL;
+}
+
+static const char *eperm_reason(const struct kj_ctx *ctx)
+{
+	const char *why = eperm_common(ctx);
+
+	return why ? why :
+	       "not permitted (kernel lockdown or a security module forbids kexec_load)";
 }
 
 const char *kexec_lockdown_mode(const struct kj_ctx *ctx, char *buf,
@@ -149,15 +163,11 @@ const char *kexec_lockdown_mode(const struct kj_ctx *ctx, char *buf,
  */
 static const char *file_eperm_reason(const struct kj_ctx *ctx)
 {
-	char path[KJ_PATH_MAX], mode[32];
-	unsigned long long disabled;
+	const char *why = eperm_common(ctx);
+	char mode[32];
 
-	if (!read_ulong(kj_path(ctx, "/proc/sys/kernel/kexec_load_disabled",
-				path, sizeof(path)), &disabled) &&
-	    disabled)
-		return "disabled by sysctl kernel.kexec_load_disabled=1 (it stays set until reboot)";
-	if (!have_cap_sys_boot(ctx))
-		return "not permitted: this process lacks CAP_SYS_BOOT (run kexec as root)";
+	if (why)
+		return why;
 	if (kexec_lockdown_mode(ctx, mode, sizeof(mode)))
 		return "refused: the kernel is locked down, and the image's signature did not verify against its keyrings (dmesg says more)";
 	return "not permitted (a signature check or a security module refused the image; dmesg says more)";
@@ -203,14 +213,11 @@ const char *kexec_file_strerror(const struct kj_ctx *ctx, int err)
  */
 const char *kexec_jump_eperm_reason(const struct kj_ctx *ctx)
 {
-	char path[KJ_PATH_MAX], mode[32];
-	unsigned long long disabled;
+	char mode[32];
 
 	if (!have_cap_sys_boot(ctx))
 		return "not permitted (needs CAP_SYS_BOOT)";
-	if (!read_ulong(kj_path(ctx, "/proc/sys/kernel/kexec_load_disabled",
-				path, sizeof(path)), &disabled) &&
-	    disabled)
+	if (kexec_disabled(ctx))
 		return "refused: sysctl kernel.kexec_load_disabled=1 forbids jumps as it does loads (it stays set until reboot)";
 	if (kexec_lockdown_mode(ctx, mode, sizeof(mode)))
 		return "refused: the kernel is locked down, which forbids jumps as it does loads";

@@ -22,21 +22,7 @@
 	.hidden	purgatory_start
 	.type	purgatory_start, @function
 purgatory_start:
-	/*
-	 * struct purgatory_header.  The 16-byte jump area: a short jump
-	 * (EB rel8), spelled as bytes so that its size cannot be relaxed,
-	 * padded with int3.
-	 */
-	.byte	0xeb, entry - (purgatory_start + 2)
-	.org	purgatory_start + PH_MAGIC, 0xcc
-	.long	ASM_PURGATORY_MAGIC
-	.long	ASM_PURGATORY_VERSION
-	/* Offsets are link-time differences, hence position independent. */
-	.long	purgatory_params - purgatory_start
-	.long	__purgatory_end - purgatory_start
-	.long	purgatory_stack_top - purgatory_start
-	.long	0, 0, 0
-	.org	purgatory_start + PH_SIZE	/* header size check */
+	PURGATORY_HEADER entry
 
 	/*
 	 * Flat 4 GiB code (0x10) and data (0x18), the Linux boot selectors.

@@ -1,29 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Offsets into struct purgatory_header / struct purgatory_params for
- * entry.S, which cannot include the C header.  Every number here is
+ * Offsets into struct purgatory_params and struct purgatory_regs for
+ * entry.S, which cannot include the C header (the header's are in
+ * purgatory/arch/x86/asm-header.h).  Every number here is
  * checked against the real structures by the _Static_asserts below,
  * which are compiled as part of purgatory.c.
  */
 #ifndef PURGATORY_ASM_OFFSETS_H
 #define PURGATORY_ASM_OFFSETS_H
 
-#define ASM_PURGATORY_MAGIC	0x4b4a5047
-#define ASM_PURGATORY_VERSION	1
-
-/* Selectors required by the Linux 64-bit boot protocol (__BOOT_CS/DS). */
-#define BOOT_CS			0x10
-#define BOOT_DS			0x18
+#include "asm-header.h"	/* selectors, header offsets, the header macro */
 
 #define PURGATORY_STACK_SIZE	8192
-
-/* struct purgatory_header */
-#define PH_MAGIC		16
-#define PH_VERSION		20
-#define PH_PARAMS_OFFSET	24
-#define PH_MEMSZ		28
-#define PH_STACK_TOP		32
-#define PH_SIZE			48
 
 /* struct purgatory_params */
 #define PP_REGS			8
@@ -50,20 +38,6 @@
 #define REG_RIP			128
 
 #ifndef __ASSEMBLER__
-#include <stddef.h>
-#include "purgatory-params.h"
-
-#define ASM_CHECK(a, b)	_Static_assert((a) == (b), #a " != " #b)
-
-ASM_CHECK(ASM_PURGATORY_MAGIC, PURGATORY_MAGIC);
-ASM_CHECK(ASM_PURGATORY_VERSION, PURGATORY_VERSION);
-
-ASM_CHECK(PH_MAGIC, offsetof(struct purgatory_header, magic));
-ASM_CHECK(PH_VERSION, offsetof(struct purgatory_header, version));
-ASM_CHECK(PH_PARAMS_OFFSET, offsetof(struct purgatory_header, params_offset));
-ASM_CHECK(PH_MEMSZ, offsetof(struct purgatory_header, memsz));
-ASM_CHECK(PH_STACK_TOP, offsetof(struct purgatory_header, stack_top_offset));
-ASM_CHECK(PH_SIZE, sizeof(struct purgatory_header));
 
 ASM_CHECK(PP_REGS, offsetof(struct purgatory_params, regs));
 ASM_CHECK(PP_JUMP_BACK_ENTRY, offsetof(struct purgatory_params, jump_back_entry));

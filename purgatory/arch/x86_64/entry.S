@@ -25,16 +25,7 @@
 	.hidden	purgatory_start
 	.type	purgatory_start, @function
 purgatory_start:
-	/* struct purgatory_header; see purgatory/arch/i386/entry.S */
-	.byte	0xeb, entry - (purgatory_start + 2)
-	.org	purgatory_start + PH_MAGIC, 0xcc
-	.long	ASM_PURGATORY_MAGIC
-	.long	ASM_PURGATORY_VERSION
-	.long	purgatory_params - purgatory_start
-	.long	__purgatory_end - purgatory_start
-	.long	purgatory_stack_top - purgatory_start
-	.long	0, 0, 0
-	.org	purgatory_start + PH_SIZE	/* header size check */
+	PURGATORY_HEADER entry
 
 	/*
 	 * 64-bit code (0x10, L=1) and flat data (0x18), the Linux boot

@@ -86,6 +86,15 @@ kj_b_append() {
 	echo "console=ttyS0,115200 panic=-1 kjump.stage=B kjump.scenario=$KJ_SCENARIO kjump.impl=$KJ_IMPL kjump.boot=$KJ_BOOT kjump.marker=$KJ_MARKER"
 }
 
+# kj_check_b_cmdline: say B's /proc/cmdline and check it carries this
+# run's marker and kjump.stage=B (kj_b_append's words).
+kj_check_b_cmdline() {
+	_cl=$(cat /proc/cmdline)
+	kj_say "cmdline: $_cl"
+	kj_match cmdline-marker "$_cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
+	kj_match cmdline-stage "$_cl" '(^| )kjump\.stage=B( |$)'
+}
+
 # kj_loaded [WANT]: print "kexec_loaded=<value of /sys/kernel/kexec_loaded>";
 # with WANT, check it is WANT.
 kj_loaded() {

@@ -23,9 +23,6 @@ A)
 	exit 1
 	;;
 B)
-	cl=$(cat /proc/cmdline)
-	kj_say "cmdline: $cl"
-	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
-	kj_match cmdline-stage "$cl" '(^| )kjump\.stage=B( |$)'
+	kj_check_b_cmdline
 	;;
 esac

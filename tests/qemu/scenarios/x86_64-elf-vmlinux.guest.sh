@@ -36,10 +36,8 @@ A)
 	exit 1
 	;;
 B)
-	cl=$(cat /proc/cmdline)
-	kj_say "cmdline: $cl"
 	kj_eq machine "$(uname -m)" x86_64
-	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
+	kj_check_b_cmdline
 	bp=/sys/kernel/boot_params
 	v="version=$(cat $bp/version) loader=$(od -An -tx1 -j528 -N1 $bp/data | tr -d ' ')"
 	kj_say "boot_params $v"
