@@ -221,6 +221,28 @@ TEST(crash_no_backup)
 	CHECK_EQ_INT(loads, 2);	/* 1M-crash region, crash region-end */
 }
 
+TEST(crash_no_elf32)
+{
+	struct synth_bzimage s;
+	struct arch_hand_over *ho = NULL;
+	const struct mem_map *e820 = NULL;
+	const char *words = NULL;
+	struct run *r;
+	int ret;
+
+	synth_64(&s);
+	r = new_run(ctx, &s);
+	r->spec.mode = KJ_LOAD_CRASH;
+	r->aopts.elf_class = 32;
+	r->req.ctx = unit_kj(ctx, unit_fixture(ctx, "qemu-i386-512m"));
+	unit_capture_start(ctx);
+	ret = arch_hand_over_prepare(&r->req, &r->img, &ho, &words, &e820);
+	r->err = unit_capture_stop(ctx);
+	arch_hand_over_free(ho);
+	CHECK_EQ_INT(ret, -EINVAL);
+	CHECK_CONTAINS(r->err, "--elf32-core-headers: an x86_64 kernel's dump needs ELF64 headers");
+}
+
 TEST(running_kernel)
 {
 	const char *root = unit_tmpdir(ctx), *err;
@@ -245,5 +267,5 @@ TEST(running_kernel)
 
 UNIT_MAIN("x86_64",
 	RUN(entry_64), RUN(refuses_32_bit_kernel), RUN(no_preserve_by_kexec_load),
-	RUN(crash_no_backup),
+	RUN(crash_no_backup), RUN(crash_no_elf32),
 	RUN(running_kernel))

@@ -207,6 +207,11 @@ static int add_elfcorehdr(const struct load_request *req,
 	int ret = -ENOMEM;
 
 	spec.elf_class = elf_class_for(req->aopts, ram);
+	if (spec.elf_class == 32 && x86_arch.elf_machine == EM_X86_64) {
+		free(loads);
+		kj_err(req->ctx, "--elf32-core-headers: an x86_64 kernel's dump needs ELF64 headers (its virtual addresses do not fit ELF32)");
+		return -EINVAL;
+	}
 	if (!loads)
 		goto err;
 	ret = read_notes(req->ctx, notes, &spec.nr_notes);

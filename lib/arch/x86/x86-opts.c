@@ -8,8 +8,9 @@
 #include "x86-arch.h"
 
 const struct kj_arch_option arch_options[] = {
-	{ NULL, false, "ELF images (-t elf-x86):" },
-	{ "args-linux", false, "boot a vmlinux: boot_params at %esi (default)" },
+	{ NULL, false, "ELF images (-t elf-x86, elf-x86_64):" },
+	{ "args-linux", false,
+	  "boot a vmlinux: boot_params at %esi/%rsi (default)" },
 	{ "args-none", false, "jump straight to the ELF entry, no boot data" },
 	{ "args-elf", false, NULL },
 	{ NULL, false, "Crash loading (-p):" },
@@ -17,8 +18,8 @@ const struct kj_arch_option arch_options[] = {
 	  "give the crash kernel its memory map as\n"
 	  "                        memmap= words instead of in its e820 table" },
 	{ "elf32-core-headers", false,
-	  " force ELF32 core headers (default unless RAM\n"
-	  "                        ends above 4 GiB)" },
+	  " force ELF32 core headers (i386's default unless\n"
+	  "                        RAM ends above 4 GiB; x86_64's is ELF64)" },
 	{ "elf64-core-headers", false, " force ELF64 core headers" },
 	{ NULL, false, NULL },
 };
