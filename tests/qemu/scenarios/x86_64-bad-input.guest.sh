@@ -39,9 +39,10 @@ kj_eq slots "$(kj_table_state)" slots=1/1
 
 kj_table <<'TABLE'
 c-preserve  | "$KEXEC" -c -l --load-preserve-context --mem-max=0x10000000 /boot/bzImage | 1 | ^kexec: --load-preserve-context: kexec_load does not build preserve-context images for x86_64 kernels yet$
-c-no64      | "$KEXEC" -c -l /boot/bzImage-no64 | 1 | ^kexec: /boot/bzImage-no64: not a bzImage: no x86_64 entry \(a 32-bit kernel\)$
-c-elf       | "$KEXEC" -c -l -t elf-x86 /boot/bzImage | 1 | ^kexec: -t elf-x86: unknown image type \(known: bzImage\)$
-c-truncated | "$KEXEC" -c -l /tmp/truncated | 1 | ^kexec: /tmp/truncated: not a bzImage: truncated \(1000000 bytes, the header says [0-9]+\)$
+c-no64      | "$KEXEC" -c -l /boot/bzImage-no64 | 1 | ^kexec: /boot/bzImage-no64: not a kernel image this kexec can load: not bzImage \(no x86_64 entry \(a 32-bit kernel\)\), not elf-x86_64 \(no ELF magic\)$
+c-elf       | "$KEXEC" -c -l -t elf-x86 /boot/bzImage | 1 | ^kexec: -t elf-x86: unknown image type \(known: bzImage, elf-x86_64\)$
+c-elf64     | "$KEXEC" -c -l -t elf-x86_64 /boot/bzImage | 1 | ^kexec: /boot/bzImage: not an elf-x86_64: no ELF magic$
+c-truncated | "$KEXEC" -c -l /tmp/truncated | 1 | ^kexec: /tmp/truncated: not a kernel image this kexec can load: not bzImage \(truncated \(1000000 bytes, the header says [0-9]+\)\), not elf-x86_64 \(no ELF magic\)$
 no64        | "$KEXEC" -s -p /boot/bzImage-no64 --initrd=$RD | 1 | ^kexec: /boot/bzImage-no64: kexec_file_load cannot load it: no 64-bit entry \(a 32-bit kernel\); the kernel's file loader takes 64-bit bzImages only$
 truncated   | "$KEXEC" -s -p /tmp/truncated | 1 | ^kexec: /tmp/truncated: kexec_file_load cannot load it: truncated \(1000000 bytes, the header says [0-9]+\)$
 empty       | "$KEXEC" -s -p /tmp/empty | 1 | ^kexec: /tmp/empty: kexec_file_load cannot load it: too short for a kernel \(0 bytes, a boot header needs 616\)$
