@@ -127,6 +127,48 @@ static int elf_seed(const char *dir, const char *name, uint16_t machine,
 	return ret;
 }
 
+/* The same as ELF64 (EM_X86_64): a 64-byte header, 56-byte entries. */
+static int elf64_seed(const char *dir, const char *name, uint64_t entry,
+		      const struct phdr *ph, unsigned int nph, size_t len)
+{
+	uint8_t *b = calloc(1, len);
+	unsigned int i;
+	int ret;
+
+	if (!b)
+		return -1;
+	memcpy(b, "\177ELF", 4);
+	b[4] = 2;			/* ELFCLASS64 */
+	b[5] = 1;			/* ELFDATA2LSB */
+	b[6] = 1;			/* EV_CURRENT */
+	le(b, 16, 2, 2);		/* ET_EXEC */
+	le(b, 18, 62, 2);		/* EM_X86_64 */
+	le(b, 20, 1, 4);		/* e_version */
+	le(b, 24, (uint32_t)entry, 4);
+	le(b, 32, 64, 4);		/* e_phoff */
+	le(b, 52, 64, 2);		/* e_ehsize */
+	le(b, 54, 56, 2);		/* e_phentsize */
+	le(b, 56, nph, 2);
+	for (i = 0; i < nph; i++) {
+		size_t o = 64 + 56 * i;
+
+		le(b, o, ph[i].type, 4);
+		le(b, o + 4, 7, 4);				/* RWX */
+		le(b, o + 8, ph[i].offset, 4);
+		le(b, o + 16, ph[i].paddr, 4);			/* vaddr */
+		le(b, o + 20, 0xffffffffu, 4);
+		le(b, o + 24, ph[i].paddr, 4);
+		le(b, o + 32, ph[i].filesz, 4);
+		le(b, o + 40, ph[i].memsz, 4);
+		le(b, o + 48, 16, 4);
+	}
+	for (i = 64 + 56 * nph; i < len; i++)
+		b[i] = (uint8_t)(i * 7);
+	ret = put_file(dir, name, b, len);
+	free(b);
+	return ret;
+}
+
 static int elf_seeds(const char *dir)
 {
 	/* text, data + bss, a note, a bss-only load */
@@ -136,13 +178,22 @@ static int elf_seeds(const char *dir)
 		{ 4, 0x240, 0, 0x20, 0x20 },
 		{ 1, 0, 0x1003000, 0, 0x2000 },
 	};
+	/* the same shape as ELF64, its data after the larger headers */
+	static const struct phdr vmlinux64[] = {
+		{ 1, 0x200, 0x1000000, 0x100, 0x100 },
+		{ 1, 0x300, 0x1001000, 0x20, 0x1000 },
+		{ 4, 0x300, 0, 0x20, 0x20 },
+		{ 1, 0, 0x1003000, 0, 0x2000 },
+	};
 	static const struct phdr one[] = {
 		{ 1, 0x80, 0x100000, 0x10, 0x10 },
 	};
 
 	return elf_seed(dir, "vmlinux-like", 3, 0x1000000, vmlinux, 4,
 			0x240 + 0x20) ||
-	       elf_seed(dir, "em486-one-load", 6, 0x100008, one, 1, 0x90);
+	       elf_seed(dir, "em486-one-load", 6, 0x100008, one, 1, 0x90) ||
+	       elf64_seed(dir, "vmlinux64-like", 0x1000000, vmlinux64, 4,
+			  0x300 + 0x20);
 }
 
 static int subdir(char *out, size_t size, const char *dir, const char *name)

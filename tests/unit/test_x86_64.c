@@ -12,6 +12,7 @@
 #include <elf.h>
 
 #include "arch.h"
+#include "elf-exec.h"
 #include "elf-read.h"
 #include "image.h"
 #include "memory-map.h"
@@ -243,6 +244,55 @@ TEST(crash_no_elf32)
 	CHECK_CONTAINS(r->err, "--elf32-core-headers: an x86_64 kernel's dump needs ELF64 headers");
 }
 
+static void le_put(uint8_t *b, size_t off, uint64_t v, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		b[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * An ELF64 vmlinux whose one PT_LOAD claims memsz 2^64 - 4 KiB: the
+ * 64-bit sum paddr + memsz wraps, and must not pass as below 4 GiB (the
+ * ELF fuzzer's find with its ELF64 seed).
+ */
+TEST(elf64_wrapping_load)
+{
+	uint8_t b[0x200] = { 0 };
+	struct elf_exec_info ei;
+	char why[128] = "";
+
+	memcpy(b, "\177ELF", 4);
+	b[4] = 2;
+	b[5] = 1;
+	b[6] = 1;
+	le_put(b, 16, 2, 2);			/* ET_EXEC */
+	le_put(b, 18, EM_X86_64, 2);
+	le_put(b, 20, 1, 4);
+	le_put(b, 24, 0x1000, 8);		/* e_entry */
+	le_put(b, 32, 64, 8);			/* e_phoff */
+	le_put(b, 52, 64, 2);
+	le_put(b, 54, 56, 2);
+	le_put(b, 56, 1, 2);			/* one PT_LOAD */
+	le_put(b, 64, PT_LOAD, 4);
+	le_put(b, 64 + 8, 0x100, 8);		/* p_offset */
+	le_put(b, 64 + 24, 0x1000, 8);		/* p_paddr */
+	le_put(b, 64 + 32, 0x10, 8);		/* p_filesz */
+	le_put(b, 64 + 40, 0xfffffffffffff000ull, 8);
+	CHECK_EQ_INT(elf_exec_parse((const char *)b, sizeof(b),
+				    &elf_exec_x86_64, &ei, why, sizeof(why)),
+		     -1);
+	CHECK_CONTAINS(why, "runs past 4 GiB");
+	le_put(b, 64 + 40, 0x2000, 8);		/* a sane memsz loads */
+	CHECK_EQ_INT(elf_exec_parse((const char *)b, sizeof(b),
+				    &elf_exec_x86_64, &ei, why, sizeof(why)),
+		     0);
+	CHECK_EQ_INT(elf_exec_parse((const char *)b, sizeof(b),
+				    &elf_exec_i386, &ei, why, sizeof(why)), -1);
+	CHECK_CONTAINS(why, "not ELF32 (class 2)");
+}
+
 TEST(running_kernel)
 {
 	const char *root = unit_tmpdir(ctx), *err;
@@ -267,5 +317,5 @@ TEST(running_kernel)
 
 UNIT_MAIN("x86_64",
 	RUN(entry_64), RUN(refuses_32_bit_kernel), RUN(no_preserve_by_kexec_load),
-	RUN(crash_no_backup), RUN(crash_no_elf32),
+	RUN(crash_no_backup), RUN(crash_no_elf32), RUN(elf64_wrapping_load),
 	RUN(running_kernel))

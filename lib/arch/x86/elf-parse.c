@@ -60,7 +60,8 @@ static int add_load(const char *buf, size_t len, const struct elf_phdr *ph,
 		return elf_reject(why, whylen, "PT_LOAD %u: bytes 0x%llx+0x%llx lie outside the file",
 				  idx, (unsigned long long)ph->offset,
 				  (unsigned long long)ph->filesz);
-	if (ph->paddr + ph->memsz > PHYS_LIMIT)
+	/* ELF64 fields are 64 bits wide: no sum that can wrap */
+	if (ph->paddr > PHYS_LIMIT || ph->memsz > PHYS_LIMIT - ph->paddr)
 		return elf_reject(why, whylen, "PT_LOAD %u: 0x%llx+0x%llx runs past 4 GiB",
 				  idx, (unsigned long long)ph->paddr,
 				  (unsigned long long)ph->memsz);
