@@ -8,7 +8,7 @@
 
 #include "file-io.h"
 
-static int read_fd(int fd, size_t max, char **buf, size_t *len)
+int read_fd(int fd, size_t max, char **buf, size_t *len)
 {
 	size_t cap = 4096, used = 0;
 	char *data = malloc(cap + 1);

@@ -11,6 +11,9 @@
  */
 int read_file(const char *path, size_t max, char **buf, size_t *len);
 
+/* The same from an open descriptor, from where it stands to its end. */
+int read_fd(int fd, size_t max, char **buf, size_t *len);
+
 /* Read a small text file (sysfs/procfs) and strip trailing newlines. */
 int read_text(const char *path, char *out, size_t size);
 

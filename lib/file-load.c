@@ -5,7 +5,9 @@
  * writes the ELF core header.  What is left here is what the kernel
  * checks too late or says too little about: the options the call cannot
  * express, the image (the architecture's file-loader rules), the command
- * line's length, the crash region, and under lockdown an unsigned image.
+ * line's length, the crash region, and under lockdown an unsigned image
+ * that would cost the loaded crash kernel.  The files are opened once and
+ * checked through the descriptors the kernel then reads.
  * A crash load the kernel refuses has already lost the loaded crash
  * kernel (6.1 kernel/kexec_file.c frees it first), so everything that
  * can be checked is checked before the call.
@@ -90,21 +92,45 @@ static int check_crash_region(const struct kj_ctx *ctx)
 	return ret;
 }
 
+/*
+ * Under lockdown the kernel refuses an image whose signature it cannot
+ * verify, but for a crash load only after it has dropped the loaded
+ * crash kernel: an image with no signature at all is then refused here.
+ * Otherwise the kernel decides (with IMA appraisal, or without
+ * CONFIG_KEXEC_SIG, it takes one).
+ */
+static int check_lockdown(struct kj_ctx *ctx, const struct kj_load_spec *s,
+			  bool is_signed)
+{
+	char mode[32];
+
+	if (is_signed || !kexec_lockdown_mode(ctx, mode, sizeof(mode)))
+		return 0;
+	if (s->mode == KJ_LOAD_CRASH && kexec_slot_loaded(ctx, true) > 0) {
+		kj_err(ctx, "%s: refused before loading: the kernel is locked down (%s) and the image carries no signature; it would drop the loaded crash kernel before refusing it (unload that with -p -u to try anyway)",
+		       s->kernel, mode);
+		return -EPERM;
+	}
+	kj_dbg(ctx, "%s: locked down (%s), no signature: the kernel decides\n",
+	       s->kernel, mode);
+	return 0;
+}
+
 /* The image as the kernel's file loader will see it. */
-static int check_image(const struct kj_ctx *ctx, const struct kj_load_spec *s,
+static int check_image(struct kj_ctx *ctx, const struct kj_load_spec *s,
 		       const struct file_load_state *st, bool fallback)
 {
 	size_t cl_len = strlen(cmdline_str(&st->cmdline)) + 1;
-	char why[256], mode[32];
+	char why[256];
 	bool is_signed = false;
 	int ret;
 
 	ret = arch_file_check(st->kernel, st->kernel_len, cl_len, &is_signed,
 			      why, sizeof(why));
-	if (ret == -ENOEXEC && fallback) {
+	if (ret && fallback) {
 		kj_dbg(ctx, "%s: not for kexec_file_load (%s): kexec_load\n",
-			 s->kernel, why);
-		return ret;
+		       s->kernel, why);
+		return -ENOEXEC;
 	}
 	if (ret == -E2BIG) {
 		kj_err(ctx, "command line: %s", why);
@@ -115,28 +141,28 @@ static int check_image(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 		       why);
 		return -EINVAL;
 	}
-	if (!is_signed && kexec_lockdown_mode(ctx, mode, sizeof(mode))) {
-		kj_err(ctx, "%s: refused before loading: the kernel is locked down (%s), and the image carries no signature",
-		       s->kernel, mode);
-		return -EPERM;
-	}
-	return 0;
+	return check_lockdown(ctx, s, is_signed);
 }
 
+/* The files, opened once: what is checked is what the kernel reads. */
 static int open_inputs(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 		       struct file_load_state *st)
 {
+	int err;
+
 	st->kernel_fd = open(s->kernel, O_RDONLY | O_CLOEXEC);
 	if (st->kernel_fd < 0) {
-		kj_err(ctx, "kernel %s: %s", s->kernel, strerror(errno));
-		return -errno;
+		err = errno;
+		kj_err(ctx, "kernel %s: %s", s->kernel, strerror(err));
+		return -err;
 	}
 	if (!s->initrd)
 		return 0;
 	st->initrd_fd = open(s->initrd, O_RDONLY | O_CLOEXEC);
 	if (st->initrd_fd < 0) {
-		kj_err(ctx, "initrd %s: %s", s->initrd, strerror(errno));
-		return -errno;
+		err = errno;
+		kj_err(ctx, "initrd %s: %s", s->initrd, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -193,7 +219,9 @@ int file_load(struct kj_ctx *ctx, const struct kj_load_spec *s, bool fallback)
 	cmdline_init(&st.cmdline);
 	ret = check_options(ctx, s, fallback);
 	if (!ret)
-		ret = load_read_input(ctx, "kernel", s->kernel,
+		ret = open_inputs(ctx, s, &st);
+	if (!ret)
+		ret = load_read_input(ctx, "kernel", s->kernel, st.kernel_fd,
 				      LOAD_MAX_KERNEL_SIZE, &st.kernel,
 				      &st.kernel_len);
 	if (!ret)
@@ -202,8 +230,6 @@ int file_load(struct kj_ctx *ctx, const struct kj_load_spec *s, bool fallback)
 		ret = check_image(ctx, s, &st, fallback);
 	if (!ret && s->mode == KJ_LOAD_CRASH)
 		ret = check_crash_region(ctx);
-	if (!ret)
-		ret = open_inputs(ctx, s, &st);
 	if (!ret)
 		ret = submit(ctx, s, &st, fallback);
 	if (st.kernel_fd >= 0)

@@ -43,9 +43,11 @@ void kj_load_spec_init(struct kj_load_spec *spec)
 }
 
 int load_read_input(const struct kj_ctx *ctx, const char *what,
-		    const char *path, size_t max, char **buf, size_t *len)
+		    const char *path, int fd, size_t max, char **buf,
+		    size_t *len)
 {
-	int ret = read_file(path, max, buf, len);
+	int ret = fd < 0 ? read_file(path, max, buf, len) :
+			   read_fd(fd, max, buf, len);
 
 	if (ret == -EFBIG)
 		kj_err(ctx, "%s: %s is larger than %zu MiB", path, what,
@@ -60,8 +62,9 @@ static int read_inputs(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 {
 	int ret;
 
-	ret = load_read_input(ctx, "kernel", s->kernel, LOAD_MAX_KERNEL_SIZE,
-			      &st->kernel, &st->kernel_len);
+	ret = load_read_input(ctx, "kernel", s->kernel, -1,
+			      LOAD_MAX_KERNEL_SIZE, &st->kernel,
+			      &st->kernel_len);
 	if (ret)
 		return ret;
 	if (!st->kernel_len) {
@@ -69,7 +72,7 @@ static int read_inputs(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 		return -EINVAL;
 	}
 	if (s->initrd)
-		ret = load_read_input(ctx, "initrd", s->initrd,
+		ret = load_read_input(ctx, "initrd", s->initrd, -1,
 				      LOAD_MAX_INITRD_SIZE, &st->initrd,
 				      &st->initrd_len);
 	return ret;

@@ -17,9 +17,13 @@ int read_proc_cmdline(const struct kj_ctx *ctx, char **text);
 int load_build_cmdline(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 		       struct cmdline *cl);
 
-/* Read a kernel or initrd of at most max bytes.  Reports errors. */
+/*
+ * Read a kernel or initrd of at most max bytes, from fd if it is one,
+ * else from path.  Reports errors.
+ */
 int load_read_input(const struct kj_ctx *ctx, const char *what,
-		    const char *path, size_t max, char **buf, size_t *len);
+		    const char *path, int fd, size_t max, char **buf,
+		    size_t *len);
 
 #define LOAD_MAX_KERNEL_SIZE	(256u << 20)
 #define LOAD_MAX_INITRD_SIZE	(1024u << 20)

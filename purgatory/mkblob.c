@@ -117,6 +117,10 @@ static void check_header(const struct image *img)
 
 	if (img->data[0] != 0xeb)
 		die("byte 0 is not a short jmp (0xeb) but 0x%02x", img->data[0]);
+	/* rel8 is signed: an entry past byte 129 would jump backwards */
+	if (2 + (signed char)img->data[1] < (int)sizeof(struct purgatory_header))
+		die("the jump at byte 0 goes to %d, inside the header (entry too far for a short jmp?)",
+		    2 + (signed char)img->data[1]);
 	if (magic != PURGATORY_MAGIC)
 		die("bad header magic 0x%08x", magic);
 	if (version != PURGATORY_VERSION)

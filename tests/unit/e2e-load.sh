@@ -855,17 +855,22 @@ t_file_enosys() {
 	[ "$(nr_calls kexec_load)" -eq 0 ] || fail "kexec_load was called"
 }
 
-# Under lockdown an unsigned image never reaches the kernel, which would
-# drop the loaded crash kernel before refusing it.
+# Under lockdown an unsigned crash kernel does not reach the kernel while
+# one is loaded: the kernel would drop that before refusing the new one.
 t_file_lockdown_unsigned() {
 	lockdown
 	kx -- -s -p "$bz64s" && want_rc 0 && [ "$(crash_loaded)" = 1 ] ||
 		fail "signed load: rc $rc, $(file_call)" || return 1
 	kx -- -s -p "$bz64"
 	want_rc 1 &&
-	one_error "kexec: $bz64: refused before loading: the kernel is locked down (integrity), and the image carries no signature" &&
+	one_error "kexec: $bz64: refused before loading: the kernel is locked down (integrity) and the image carries no signature; it would drop the loaded crash kernel before refusing it (unload that with -p -u to try anyway)" &&
 	[ "$(nr_calls kexec_file_load)" -eq 1 ] || fail "calls: $(calls | tr '\n' '|')" &&
-	[ "$(crash_loaded)" = 1 ] || fail "the crash kernel was dropped"
+	[ "$(crash_loaded)" = 1 ] || fail "the crash kernel was dropped" &&
+	# nothing to lose: the kernel decides (IMA may vouch for the image)
+	kx -- -s -l "$bz64" && want_rc 0 && no_stderr &&
+	[ "$(nr_calls kexec_file_load)" -eq 2 ] || fail "normal load: $(calls | tr '\n' '|')" &&
+	kx -- -s -p -u && kx -- -s -p "$bz64" && want_rc 0 && no_stderr &&
+	[ "$(crash_loaded)" = 1 ] || fail "crash load into an empty slot: $(file_call)"
 }
 
 t_file_lockdown_eperm() {
@@ -927,7 +932,7 @@ t_load_on_x86_64() {
 	echo x86_64 >"$root/proc/sys/kernel/arch"
 	kx -- -l "$kernel"
 	want_rc 1 &&
-	one_error "kexec: kexec_load: this kexec builds images for 32-bit (i386) kernels, and the running kernel is x86_64 (load with -s, kexec_file_load)" &&
+	one_error "kexec: kexec_load: this kexec builds images for 32-bit (i386) kernels, and the running kernel is x86_64 (use a kexec built for x86_64, or -s with a 64-bit build)" &&
 	kx -- -u && want_rc 1 && one_error "running kernel is x86_64" &&
 	[ -z "$(calls)" ] || fail "calls: $(calls | tr '\n' '|')" &&
 	kx -- -a -l "$bz64" && want_rc 0 && no_stderr &&

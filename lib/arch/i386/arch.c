@@ -77,6 +77,6 @@ int arch_check_running(const struct kj_ctx *ctx)
 			      sizeof(path)), machine, sizeof(machine)) ||
 	    strcmp(machine, "x86_64"))
 		return 0;
-	kj_err(ctx, "kexec_load: this kexec builds images for 32-bit (i386) kernels, and the running kernel is x86_64 (load with -s, kexec_file_load)");
+	kj_err(ctx, "kexec_load: this kexec builds images for 32-bit (i386) kernels, and the running kernel is x86_64 (use a kexec built for x86_64, or -s with a 64-bit build)");
 	return -ENOEXEC;
 }

@@ -414,6 +414,12 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 		ret = -EPERM;
 		goto out;
 	}
+	if (cs->region.start > x86_arch.place_max) {
+		kj_err(req->ctx, "-p: the crash region 0x%" PRIx64 "-0x%" PRIx64 " lies above 0x%" PRIx64 ", where this kexec places no segment (crashkernel=...,high?); load with -s (kexec_file_load)",
+		       cs->region.start, cs->region.end - 1, x86_arch.place_max);
+		ret = -ERANGE;
+		goto out;
+	}
 	ret = old_ram(req->ctx, iomem, &ram);
 	if (!ret)
 		ret = x86_arch.low_backup ?

@@ -100,11 +100,15 @@ static uint64_t find_page_offset(const struct kj_ctx *ctx)
 
 	fd = open(kj_path(ctx, "/proc/kcore", path, sizeof(path)),
 		  O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return X86_64_PAGE_OFFSET;
-	base = kcore_page_offset(fd);
-	close(fd);
-	return base ? base : X86_64_PAGE_OFFSET;
+	base = fd < 0 ? 0 : kcore_page_offset(fd);
+	if (fd >= 0)
+		close(fd);
+	if (base)
+		return base;
+	/* Only the PT_LOADs' p_vaddr suffer; the dump reads by p_paddr. */
+	kj_dbg(ctx, "%s: no direct-map base, taking 0x%llx (wrong with KASLR)\n",
+	       path, (unsigned long long)X86_64_PAGE_OFFSET);
+	return X86_64_PAGE_OFFSET;
 }
 
 const struct x86_arch_desc x86_arch = {

@@ -4,8 +4,8 @@
  *
  * relocate_kernel_64 enters our first byte by a ret: 64-bit mode, paging
  * on with an identity map of all RAM and of every segment, interrupts
- * off, CR4 = PAE only (no OSFXSR: SSE would fault, hence
- * -mgeneral-regs-only), the GDT and IDT invalidated by machine_kexec()
+ * off, CR4 = PAE (and LA57 with 5-level paging) but no OSFXSR (SSE would
+ * fault, hence -mgeneral-regs-only), the GDT and IDT invalidated by machine_kexec()
  * (CS still cached), and 0(%rsp), on the kernel's stack in its control
  * page, holding the caller's return address (preserve-context) or 0.
  * Everything here is RIP-relative; no absolute address is assembled in

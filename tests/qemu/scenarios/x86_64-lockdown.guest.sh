@@ -3,8 +3,9 @@
 # kernel.  A loads a crash kernel with -s -p, then raises lockdown to
 # integrity at run time (/sys/kernel/security/lockdown).  Then:
 #  - a copy of the kernel whose PE certificate table is cleared is refused
-#    before the call, and the crash slot keeps its kernel (the kernel
-#    would have dropped it first);
+#    before the call as a crash kernel, and the crash slot keeps its
+#    kernel (the kernel would have dropped it first); as a normal load
+#    it goes to the kernel, which refuses it;
 #  - the Debian-signed kernel reaches the kernel, which cannot verify it
 #    without UEFI (Debian's signing key comes from shim, not the kernel's
 #    own keyrings): EPERM, said as a signature that did not verify under
@@ -33,9 +34,13 @@ echo integrity >/sys/kernel/security/lockdown
 kj_eq lockdown-on "$(cat /sys/kernel/security/lockdown 2>&1)" \
 	"none [integrity] confidentiality" || exit 1
 kj_run_fails crash-unsigned \
-	'^kexec: /boot/bzImage-unsigned: refused before loading: the kernel is locked down \(integrity\), and the image carries no signature$' \
+	'^kexec: /boot/bzImage-unsigned: refused before loading: the kernel is locked down \(integrity\) and the image carries no signature; it would drop the loaded crash kernel before refusing it \(unload that with -p -u to try anyway\)$' \
 	"$KEXEC" -s -p /boot/bzImage-unsigned --initrd=$RD
 kj_slot kexec_crash_loaded 1
+kj_run_fails load-unsigned \
+	"^kexec: kexec_file_load: refused: the kernel is locked down, and the image's signature did not verify against its keyrings \(dmesg says more\)\$" \
+	"$KEXEC" -s -l /boot/bzImage-unsigned --initrd=$RD
+kj_slot kexec_loaded 0
 kj_run_fails load-signed \
 	"^kexec: kexec_file_load: refused: the kernel is locked down, and the image's signature did not verify against its keyrings \(dmesg says more\)\$" \
 	"$KEXEC" -s -l /boot/bzImage --initrd=$RD
