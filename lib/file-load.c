@@ -83,12 +83,8 @@ static int check_crash_region(const struct kj_ctx *ctx)
 	ret = iomem_read(ctx, &iomem);
 	if (ret)
 		return ret;
-	ret = iomem_crash_region(iomem, &r);
+	ret = iomem_crash_region_for_load(ctx, iomem, &r);
 	free(iomem);
-	if (ret == -ENOENT)
-		kj_err(ctx, "-p: " IOMEM_NO_CRASH_REGION);
-	else if (ret)
-		kj_err(ctx, "-p: /proc/iomem is malformed");
 	return ret;
 }
 

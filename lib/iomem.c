@@ -136,3 +136,15 @@ int iomem_crash_region(const char *text, struct mem_range *out)
 	memmap_free(&found);
 	return ret;
 }
+
+int iomem_crash_region_for_load(const struct kj_ctx *ctx, const char *text,
+				struct mem_range *out)
+{
+	int ret = iomem_crash_region(text, out);
+
+	if (ret == -ENOENT)
+		kj_err(ctx, "-p: no crash kernel memory reserved (boot with crashkernel=SIZE, e.g. crashkernel=64M)");
+	else if (ret)
+		kj_err(ctx, "-p: /proc/iomem is malformed");
+	return ret;
+}

@@ -8,9 +8,6 @@
 
 #include "memory-map.h"
 
-/* What -p says when iomem_crash_region() finds none. */
-#define IOMEM_NO_CRASH_REGION \
-	"no crash kernel memory reserved (boot with crashkernel=SIZE, e.g. crashkernel=64M)"
 
 /*
  * One NUL-terminated line "start-end : name" (inclusive bounds in plain
@@ -40,5 +37,9 @@ int iomem_read(const struct kj_ctx *ctx, char **text);
 
 /* The last "Crash kernel" range; -ENOENT if none is reserved. */
 int iomem_crash_region(const char *text, struct mem_range *out);
+
+/* The same for -p: reports "-p: <why>" when there is none. */
+int iomem_crash_region_for_load(const struct kj_ctx *ctx, const char *text,
+				struct mem_range *out);
 
 #endif

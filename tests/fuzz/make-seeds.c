@@ -72,21 +72,31 @@ static void signed_64(struct synth_bzimage *s)
 	s->pe_signed = 1;
 }
 
-/* ELF32 little-endian: put a value of 'bytes' bytes at off. */
-static void le(uint8_t *p, size_t off, uint32_t v, int bytes)
-{
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		p[off + i] = (uint8_t)(v >> (8 * i));
-}
-
 struct phdr {
 	uint32_t type, offset, paddr, filesz, memsz;
 };
 
-/* An ELF32 header, nph program headers right after it, then data. */
-static int elf_seed(const char *dir, const char *name, uint16_t machine,
+/* Where the fields the seeds set lie, per class (System V ABI). */
+struct elf_layout {
+	uint8_t class;			/* ELFCLASS32 or ELFCLASS64 */
+	int word;			/* bytes of an address or offset */
+	size_t e_phoff, e_ehsize;	/* e_phentsize, e_phnum follow */
+	size_t ehsize, phentsize;
+	size_t p_flags, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz,
+	       p_align;
+	uint64_t vbase;			/* p_vaddr = p_paddr | vbase */
+};
+
+static const struct elf_layout elf32 = {
+	1, 4, 28, 40, 52, 32, 24, 4, 8, 12, 16, 20, 28, 0xc0000000u,
+};
+static const struct elf_layout elf64 = {
+	2, 8, 32, 52, 64, 56, 4, 8, 16, 24, 32, 40, 48, 0xffffffff00000000ull,
+};
+
+/* An ELF header, nph program headers right after it, then data. */
+static int elf_seed(const char *dir, const char *name,
+		    const struct elf_layout *l, uint16_t machine,
 		    uint32_t entry, const struct phdr *ph, unsigned int nph,
 		    size_t len)
 {
@@ -97,72 +107,30 @@ static int elf_seed(const char *dir, const char *name, uint16_t machine,
 	if (!b)
 		return -1;
 	memcpy(b, "\177ELF", 4);
-	b[4] = 1;			/* ELFCLASS32 */
+	b[4] = l->class;
 	b[5] = 1;			/* ELFDATA2LSB */
 	b[6] = 1;			/* EV_CURRENT */
-	le(b, 16, 2, 2);		/* ET_EXEC */
-	le(b, 18, machine, 2);
-	le(b, 20, 1, 4);		/* e_version */
-	le(b, 24, entry, 4);
-	le(b, 28, 52, 4);		/* e_phoff */
-	le(b, 40, 52, 2);		/* e_ehsize */
-	le(b, 42, 32, 2);		/* e_phentsize */
-	le(b, 44, nph, 2);
+	synth_le(b, 16, 2, 2);		/* ET_EXEC */
+	synth_le(b, 18, machine, 2);
+	synth_le(b, 20, 1, 4);		/* e_version */
+	synth_le(b, 24, entry, l->word);
+	synth_le(b, l->e_phoff, l->ehsize, l->word);
+	synth_le(b, l->e_ehsize, l->ehsize, 2);
+	synth_le(b, l->e_ehsize + 2, l->phentsize, 2);
+	synth_le(b, l->e_ehsize + 4, nph, 2);
 	for (i = 0; i < nph; i++) {
-		size_t o = 52 + 32 * i;
+		uint8_t *o = b + l->ehsize + l->phentsize * i;
 
-		le(b, o, ph[i].type, 4);
-		le(b, o + 4, ph[i].offset, 4);
-		le(b, o + 8, ph[i].paddr | 0xc0000000u, 4);	/* vaddr */
-		le(b, o + 12, ph[i].paddr, 4);
-		le(b, o + 16, ph[i].filesz, 4);
-		le(b, o + 20, ph[i].memsz, 4);
-		le(b, o + 24, 7, 4);				/* RWX */
-		le(b, o + 28, 16, 4);
+		synth_le(o, 0, ph[i].type, 4);
+		synth_le(o, l->p_flags, 7, 4);			/* RWX */
+		synth_le(o, l->p_offset, ph[i].offset, l->word);
+		synth_le(o, l->p_vaddr, ph[i].paddr | l->vbase, l->word);
+		synth_le(o, l->p_paddr, ph[i].paddr, l->word);
+		synth_le(o, l->p_filesz, ph[i].filesz, l->word);
+		synth_le(o, l->p_memsz, ph[i].memsz, l->word);
+		synth_le(o, l->p_align, 16, l->word);
 	}
-	for (i = 52 + 32 * nph; i < len; i++)
-		b[i] = (uint8_t)(i * 7);
-	ret = put_file(dir, name, b, len);
-	free(b);
-	return ret;
-}
-
-/* The same as ELF64 (EM_X86_64): a 64-byte header, 56-byte entries. */
-static int elf64_seed(const char *dir, const char *name, uint64_t entry,
-		      const struct phdr *ph, unsigned int nph, size_t len)
-{
-	uint8_t *b = calloc(1, len);
-	unsigned int i;
-	int ret;
-
-	if (!b)
-		return -1;
-	memcpy(b, "\177ELF", 4);
-	b[4] = 2;			/* ELFCLASS64 */
-	b[5] = 1;			/* ELFDATA2LSB */
-	b[6] = 1;			/* EV_CURRENT */
-	le(b, 16, 2, 2);		/* ET_EXEC */
-	le(b, 18, 62, 2);		/* EM_X86_64 */
-	le(b, 20, 1, 4);		/* e_version */
-	le(b, 24, (uint32_t)entry, 4);
-	le(b, 32, 64, 4);		/* e_phoff */
-	le(b, 52, 64, 2);		/* e_ehsize */
-	le(b, 54, 56, 2);		/* e_phentsize */
-	le(b, 56, nph, 2);
-	for (i = 0; i < nph; i++) {
-		size_t o = 64 + 56 * i;
-
-		le(b, o, ph[i].type, 4);
-		le(b, o + 4, 7, 4);				/* RWX */
-		le(b, o + 8, ph[i].offset, 4);
-		le(b, o + 16, ph[i].paddr, 4);			/* vaddr */
-		le(b, o + 20, 0xffffffffu, 4);
-		le(b, o + 24, ph[i].paddr, 4);
-		le(b, o + 32, ph[i].filesz, 4);
-		le(b, o + 40, ph[i].memsz, 4);
-		le(b, o + 48, 16, 4);
-	}
-	for (i = 64 + 56 * nph; i < len; i++)
+	for (i = l->ehsize + l->phentsize * nph; i < len; i++)
 		b[i] = (uint8_t)(i * 7);
 	ret = put_file(dir, name, b, len);
 	free(b);
@@ -189,11 +157,12 @@ static int elf_seeds(const char *dir)
 		{ 1, 0x80, 0x100000, 0x10, 0x10 },
 	};
 
-	return elf_seed(dir, "vmlinux-like", 3, 0x1000000, vmlinux, 4,
+	return elf_seed(dir, "vmlinux-like", &elf32, 3, 0x1000000, vmlinux, 4,
 			0x240 + 0x20) ||
-	       elf_seed(dir, "em486-one-load", 6, 0x100008, one, 1, 0x90) ||
-	       elf64_seed(dir, "vmlinux64-like", 0x1000000, vmlinux64, 4,
-			  0x300 + 0x20);
+	       elf_seed(dir, "em486-one-load", &elf32, 6, 0x100008, one, 1,
+			0x90) ||
+	       elf_seed(dir, "vmlinux64-like", &elf64, 62, 0x1000000,
+			vmlinux64, 4, 0x300 + 0x20);
 }
 
 static int subdir(char *out, size_t size, const char *dir, const char *name)

@@ -29,6 +29,9 @@ struct run {
 	struct mem_map map;
 	struct load_request req;
 	struct kexec_image img;
+	struct arch_hand_over *ho;	/* hand_over()'s results */
+	const struct mem_map *e820;
+	const char *words;
 	int ret;
 	const char *err;
 };
@@ -37,6 +40,7 @@ static void run_free(void *arg)
 {
 	struct run *r = arg;
 
+	arch_hand_over_free(r->ho);
 	image_free(&r->img);
 	memmap_free(&r->map);
 }
@@ -75,6 +79,15 @@ static void load(struct unit_ctx *ctx, struct run *r)
 	r->ret = bzimage_loader.check(&r->req);
 	if (!r->ret)
 		r->ret = bzimage_loader.load(&r->req, &r->img);
+	r->err = unit_capture_stop(ctx);
+}
+
+/* arch_hand_over_prepare() for r's mode, quietly: r->ret, r->err. */
+static void hand_over(struct unit_ctx *ctx, struct run *r)
+{
+	unit_capture_start(ctx);
+	r->ret = arch_hand_over_prepare(&r->req, &r->img, &r->ho, &r->words,
+					&r->e820);
 	r->err = unit_capture_stop(ctx);
 }
 
@@ -151,20 +164,13 @@ TEST(refuses_32_bit_kernel)
 TEST(no_preserve_by_kexec_load)
 {
 	struct synth_bzimage s;
-	struct arch_hand_over *ho = NULL;
-	const struct mem_map *e820 = NULL;
-	const char *words = NULL;
 	struct run *r;
-	int ret;
 
 	synth_64(&s);
 	r = new_run(ctx, &s);
 	r->spec.mode = KJ_LOAD_PRESERVE;
-	unit_capture_start(ctx);
-	ret = arch_hand_over_prepare(&r->req, &r->img, &ho, &words, &e820);
-	r->err = unit_capture_stop(ctx);
-	arch_hand_over_free(ho);
-	CHECK_EQ_INT(ret, -EOPNOTSUPP);
+	hand_over(ctx, r);
+	CHECK_EQ_INT(r->ret, -EOPNOTSUPP);
 	CHECK_CONTAINS(r->err, "--load-preserve-context: kexec_load does not build preserve-context images for x86_64 kernels yet");
 }
 
@@ -177,34 +183,27 @@ TEST(no_preserve_by_kexec_load)
 TEST(crash_no_backup)
 {
 	struct synth_bzimage s;
-	struct arch_hand_over *ho = NULL;
-	const struct mem_map *e820 = NULL;
 	const struct image_segment *h;
-	const char *words = NULL;
 	struct elf_hdr eh;
 	struct elf_phdr ph;
 	char why[64];
 	unsigned int i, loads = 0;
 	struct run *r;
-	int ret;
 
 	synth_64(&s);
 	r = new_run(ctx, &s);
 	r->spec.mode = KJ_LOAD_CRASH;
 	r->req.ctx = unit_kj(ctx, unit_fixture(ctx, "qemu-i386-512m"));
-	unit_capture_start(ctx);
-	ret = arch_hand_over_prepare(&r->req, &r->img, &ho, &words, &e820);
-	r->err = unit_capture_stop(ctx);
-	unit_defer(ctx, (void (*)(void *))arch_hand_over_free, ho);
-	if (ret)
-		FAILF("prepare failed (%d): %s", ret, r->err);
+	hand_over(ctx, r);
+	if (r->ret)
+		FAILF("prepare failed (%d): %s", r->ret, r->err);
 	CHECK(!image_find_segment(&r->img, "backup"));
-	CHECK(strstr(words, "elfcorehdr=") != NULL);
-	CHECK(!strstr(words, "kexec_backup="));
-	CHECK(e820->n >= 2);
-	CHECK_EQ_U64(e820->r[0].start, 0x1000);
-	CHECK_EQ_U64(e820->r[0].end, 0x9fc00);
-	CHECK_EQ_U64(e820->r[0].type, MEM_RAM);
+	CHECK(strstr(r->words, "elfcorehdr=") != NULL);
+	CHECK(!strstr(r->words, "kexec_backup="));
+	CHECK(r->e820->n >= 2);
+	CHECK_EQ_U64(r->e820->r[0].start, 0x1000);
+	CHECK_EQ_U64(r->e820->r[0].end, 0x9fc00);
+	CHECK_EQ_U64(r->e820->r[0].type, MEM_RAM);
 	h = image_find_segment(&r->img, "elfcorehdr");
 	CHECK(h != NULL);
 	CHECK_EQ_INT(elf_read_ehdr(h->buf, h->bufsz, &eh, why, sizeof(why)), 0);
@@ -225,31 +224,16 @@ TEST(crash_no_backup)
 TEST(crash_no_elf32)
 {
 	struct synth_bzimage s;
-	struct arch_hand_over *ho = NULL;
-	const struct mem_map *e820 = NULL;
-	const char *words = NULL;
 	struct run *r;
-	int ret;
 
 	synth_64(&s);
 	r = new_run(ctx, &s);
 	r->spec.mode = KJ_LOAD_CRASH;
 	r->aopts.elf_class = 32;
 	r->req.ctx = unit_kj(ctx, unit_fixture(ctx, "qemu-i386-512m"));
-	unit_capture_start(ctx);
-	ret = arch_hand_over_prepare(&r->req, &r->img, &ho, &words, &e820);
-	r->err = unit_capture_stop(ctx);
-	arch_hand_over_free(ho);
-	CHECK_EQ_INT(ret, -EINVAL);
+	hand_over(ctx, r);
+	CHECK_EQ_INT(r->ret, -EINVAL);
 	CHECK_CONTAINS(r->err, "--elf32-core-headers: an x86_64 kernel's dump needs ELF64 headers");
-}
-
-static void le_put(uint8_t *b, size_t off, uint64_t v, int bytes)
-{
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		b[off + i] = (uint8_t)(v >> (8 * i));
 }
 
 /*
@@ -267,24 +251,24 @@ TEST(elf64_wrapping_load)
 	b[4] = 2;
 	b[5] = 1;
 	b[6] = 1;
-	le_put(b, 16, 2, 2);			/* ET_EXEC */
-	le_put(b, 18, EM_X86_64, 2);
-	le_put(b, 20, 1, 4);
-	le_put(b, 24, 0x1000, 8);		/* e_entry */
-	le_put(b, 32, 64, 8);			/* e_phoff */
-	le_put(b, 52, 64, 2);
-	le_put(b, 54, 56, 2);
-	le_put(b, 56, 1, 2);			/* one PT_LOAD */
-	le_put(b, 64, PT_LOAD, 4);
-	le_put(b, 64 + 8, 0x100, 8);		/* p_offset */
-	le_put(b, 64 + 24, 0x1000, 8);		/* p_paddr */
-	le_put(b, 64 + 32, 0x10, 8);		/* p_filesz */
-	le_put(b, 64 + 40, 0xfffffffffffff000ull, 8);
+	synth_le(b, 16, 2, 2);			/* ET_EXEC */
+	synth_le(b, 18, EM_X86_64, 2);
+	synth_le(b, 20, 1, 4);
+	synth_le(b, 24, 0x1000, 8);		/* e_entry */
+	synth_le(b, 32, 64, 8);			/* e_phoff */
+	synth_le(b, 52, 64, 2);
+	synth_le(b, 54, 56, 2);
+	synth_le(b, 56, 1, 2);			/* one PT_LOAD */
+	synth_le(b, 64, PT_LOAD, 4);
+	synth_le(b, 64 + 8, 0x100, 8);		/* p_offset */
+	synth_le(b, 64 + 24, 0x1000, 8);		/* p_paddr */
+	synth_le(b, 64 + 32, 0x10, 8);		/* p_filesz */
+	synth_le(b, 64 + 40, 0xfffffffffffff000ull, 8);
 	CHECK_EQ_INT(elf_exec_parse((const char *)b, sizeof(b),
 				    &elf_exec_x86_64, &ei, why, sizeof(why)),
 		     -1);
 	CHECK_CONTAINS(why, "runs past 4 GiB");
-	le_put(b, 64 + 40, 0x2000, 8);		/* a sane memsz loads */
+	synth_le(b, 64 + 40, 0x2000, 8);		/* a sane memsz loads */
 	CHECK_EQ_INT(elf_exec_parse((const char *)b, sizeof(b),
 				    &elf_exec_x86_64, &ei, why, sizeof(why)),
 		     0);

@@ -8,10 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include <string.h>
-
 #include "arch.h"
-#include "file-io.h"
 #include "x86-arch.h"
 
 #define KEXEC_ARCH_386		(3ul << 16)	/* uapi/linux/kexec.h */
@@ -47,6 +44,8 @@ const struct x86_arch_desc x86_arch = {
 	.name = "i386",
 	.elf_machine = EM_386,
 	.elf_want = &elf_exec_i386,
+	.kernels = "32-bit (i386)",
+	.other_kernel_hint = " (use a kexec built for x86_64, or -s with a 64-bit build)",
 	.page_offset = I386_PAGE_OFFSET,
 	.lowmem_end = I386_LOWMEM_END,
 	.place_max = I386_LOWMEM_END - 1,
@@ -66,17 +65,4 @@ int arch_check_entry(const struct kj_ctx *ctx, uint64_t entry)
 	kj_err(ctx, "--entry=0x%" PRIx64 ": above 4 GiB, out of reach in 32-bit mode",
 	       entry);
 	return -ERANGE;
-}
-
-/* A 64-bit kernel takes no KEXEC_ARCH_386 image from kexec_load. */
-int arch_check_running(const struct kj_ctx *ctx)
-{
-	char path[KJ_PATH_MAX], machine[64];
-
-	if (read_text(kj_path(ctx, "/proc/sys/kernel/arch", path,
-			      sizeof(path)), machine, sizeof(machine)) ||
-	    strcmp(machine, "x86_64"))
-		return 0;
-	kj_err(ctx, "kexec_load: this kexec builds images for 32-bit (i386) kernels, and the running kernel is x86_64 (use a kexec built for x86_64, or -s with a 64-bit build)");
-	return -ENOEXEC;
 }

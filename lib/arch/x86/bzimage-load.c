@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "arch.h"
-#include "bzimage-header.h"
 #include "bzimage.h"
 #include "linux-boot.h"
 #include "x86-arch.h"
@@ -31,7 +30,7 @@ static int parse_for_arch(const char *buf, size_t len, struct bzimage_info *bi,
 	if (bi->version < 0x020c)
 		snprintf(why, whylen, "boot protocol %u.%02u: an %s entry needs 2.12 or later",
 			 bi->version >> 8, bi->version & 0xff, x86_arch.name);
-	else if ((get16(buf, HDR_XLOADFLAGS) & need) != need)
+	else if ((bi->xloadflags & need) != need)
 		snprintf(why, whylen, "no %s entry (a 32-bit kernel)",
 			 x86_arch.name);
 	else

@@ -29,6 +29,7 @@ static void read_limits(const char *buf, struct bzimage_info *bi)
 	bi->initrd_addr_max = v >= 0x203 ? get32(buf, HDR_INITRD_ADDR_MAX) :
 					   BOOT_INITRD_ADDR_MAX_DEFAULT;
 	bi->cmdline_size = v >= 0x206 ? get32(buf, HDR_CMDLINE_SIZE) : 255;
+	bi->xloadflags = v >= 0x20c ? get16(buf, HDR_XLOADFLAGS) : 0;
 	bi->pref_address = v >= 0x20a ? get64(buf, HDR_PREF_ADDRESS) : 0x100000;
 	/*
 	 * Before 2.10 the header does not say how much memory the kernel

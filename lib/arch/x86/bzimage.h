@@ -18,6 +18,7 @@ struct bzimage_info {
 	uint32_t init_size;		/* run-time footprint */
 	uint32_t initrd_addr_max;
 	uint32_t cmdline_size;		/* max length without the NUL */
+	uint16_t xloadflags;		/* XLF_*; 0 before protocol 2.12 */
 	size_t header_len;		/* bytes of setup header from 0x1f1 */
 };
 

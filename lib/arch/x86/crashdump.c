@@ -402,12 +402,9 @@ int crash_prepare(const struct load_request *req, struct kexec_image *img,
 	ret = iomem_read(req->ctx, &iomem);
 	if (ret)
 		goto out;
-	ret = iomem_crash_region(iomem, &cs->region);
-	if (ret) {
-		kj_err(req->ctx, "-p: %s", ret == -ENOENT ?
-		       IOMEM_NO_CRASH_REGION : "/proc/iomem is malformed");
+	ret = iomem_crash_region_for_load(req->ctx, iomem, &cs->region);
+	if (ret)
 		goto out;
-	}
 	/* Without CAP_SYS_ADMIN the kernel prints every address as 0. */
 	if (!cs->region.start && cs->region.end == 1) {
 		kj_err(req->ctx, "-p: /proc/iomem shows no addresses (not root?)");

@@ -79,7 +79,6 @@ int arch_file_check(const char *kernel, size_t len, size_t cmdline_len,
 		    bool *is_signed, char *why, size_t whylen)
 {
 	struct bzimage_info bi;
-	uint16_t xlf;
 
 	if (bzimage_parse(kernel, len, &bi, why, whylen))
 		return -ENOEXEC;
@@ -87,11 +86,10 @@ int arch_file_check(const char *kernel, size_t len, size_t cmdline_len,
 		return refuse(why, whylen,
 			      "boot protocol %u.%02u; the kernel's file loader needs 2.12 or later",
 			      bi.version >> 8, bi.version & 0xff);
-	xlf = get16(kernel, HDR_XLOADFLAGS);
-	if (!(xlf & XLF_KERNEL_64))
+	if (!(bi.xloadflags & XLF_KERNEL_64))
 		return refuse(why, whylen,
 			      "no 64-bit entry (a 32-bit kernel); the kernel's file loader takes 64-bit bzImages only");
-	if (!(xlf & XLF_CAN_BE_LOADED_ABOVE_4G))
+	if (!(bi.xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G))
 		return refuse(why, whylen,
 			      "it may not be loaded above 4 GiB, which the kernel's file loader requires");
 	if (cmdline_len + ELFCOREHDR_ROOM > bi.cmdline_size) {

@@ -23,6 +23,10 @@ struct x86_arch_desc {
 	const char *name;		/* "i386": for messages */
 	uint16_t elf_machine;		/* of the ELF core header */
 	const struct elf_exec_want *elf_want;	/* what the ELF loader takes */
+	/* For arch_check_running(): "x86_64" or "32-bit (i386)", and what
+	 * to do instead on a kernel of the other word size. */
+	const char *kernels;
+	const char *other_kernel_hint;
 	uint64_t page_offset;		/* kernel virtual = physical + this */
 	uint64_t lowmem_end;		/* the direct map ends here */
 	uint64_t place_max;		/* highest byte a segment may use */

@@ -75,6 +75,15 @@ kj_handover() {
 	kj_say "handover to $1${2:+ ($2)}"
 }
 
+# kj_exec_into STAGE: hand over to STAGE with kexec -e, which must not
+# return; if it does, a FAIL line and the scenario ends (exit 1).
+kj_exec_into() {
+	kj_handover "$1"
+	kj_run exec "$KEXEC" -e
+	kj_fail exec "kexec -e returned (exit status $kj_rc)"
+	exit 1
+}
+
 # kj_reboot_host: when this stage ends, ask the host for another boot of
 # the scenario, with the same disks (the header marks it STAGE.reboot).
 kj_reboot_host() {

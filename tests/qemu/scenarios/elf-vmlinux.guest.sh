@@ -35,10 +35,7 @@ A)
 			--initrd=/boot/initrd-b.cpio.gz /boot/vmlinux
 		kj_loaded 1
 	fi
-	kj_handover B
-	kj_run exec "$KEXEC" -e
-	kj_fail exec "kexec -e returned (exit status $kj_rc)"
-	exit 1
+	kj_exec_into B
 	;;
 B)
 	cl=$(cat /proc/cmdline)

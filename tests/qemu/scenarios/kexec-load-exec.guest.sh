@@ -17,10 +17,7 @@ A)
 	kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
 		--append="$(kj_b_append)" || exit 1
 	kj_loaded 1
-	kj_handover B
-	kj_run exec "$KEXEC" -e
-	kj_fail exec "kexec -e returned (exit status $kj_rc)"
-	exit 1
+	kj_exec_into B
 	;;
 B)
 	kj_check_b_cmdline

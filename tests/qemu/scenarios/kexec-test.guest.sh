@@ -41,9 +41,6 @@ A)
 	kj_run_ok load "$KEXEC" -l -t elf-x86 --args-linux /boot/kexec_test \
 		--append="kjump.marker=$KJ_MARKER" || exit 1
 	kj_loaded 1
-	kj_handover kexec_test
-	kj_run exec "$KEXEC" -e
-	kj_fail exec "kexec -e returned (exit status $kj_rc)"
-	exit 1
+	kj_exec_into kexec_test
 	;;
 esac

@@ -37,10 +37,7 @@ A)
 	kj_eq load-d "rc=$?" rc=0 || exit 1
 	kj_say_lines "load -d: " /tmp/load.err
 	kj_loaded 1
-	kj_handover B
-	kj_run exec "$KEXEC" -e
-	kj_fail exec "kexec -e returned (exit status $kj_rc)"
-	exit 1
+	kj_exec_into B
 	;;
 B)
 	kj_eq machine "$(uname -m)" x86_64
