@@ -62,6 +62,7 @@ struct purgatory_params {
 	uint16_t serial_port;		/* 0: no output at all */
 	uint16_t reserved0;
 	uint32_t jump_back_entry;	/* written by purgatory: 0(%esp) at entry */
+	uint32_t jump_back_entry_hi;	/* its high half (x86_64 purgatory) */
 } __attribute__((packed));
 
 #endif

@@ -123,7 +123,7 @@ const struct x86_arch_desc x86_arch = {
 	.bzimage_xloadflags = XLF_KERNEL_64,
 	.low_backup = false,
 	.find_page_offset = find_page_offset,
-	.no_preserve = "kexec_load does not build preserve-context images for x86_64 kernels yet",
+	.no_preserve = NULL,
 	.set_regs = set_regs,
 };
 

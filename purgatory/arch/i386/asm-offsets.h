@@ -16,7 +16,7 @@
 /* struct purgatory_params */
 #define PP_REGS			8
 #define PP_JUMP_BACK_ENTRY	360
-#define PP_SIZE			364
+#define PP_SIZE			368
 
 /* struct purgatory_regs */
 #define REG_EAX			0

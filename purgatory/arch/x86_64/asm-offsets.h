@@ -16,7 +16,8 @@
 /* struct purgatory_params */
 #define PP_REGS			8
 #define PP_JUMP_BACK_ENTRY	460
-#define PP_SIZE			464
+#define PP_JUMP_BACK_ENTRY_HI	464
+#define PP_SIZE			468
 
 /* struct purgatory_regs */
 #define REG_RAX			0
@@ -41,6 +42,7 @@
 
 ASM_CHECK(PP_REGS, offsetof(struct purgatory_params, regs));
 ASM_CHECK(PP_JUMP_BACK_ENTRY, offsetof(struct purgatory_params, jump_back_entry));
+ASM_CHECK(PP_JUMP_BACK_ENTRY_HI, offsetof(struct purgatory_params, jump_back_entry_hi));
 ASM_CHECK(PP_SIZE, sizeof(struct purgatory_params));
 
 ASM_CHECK(REG_RAX, offsetof(struct purgatory_regs, rax));

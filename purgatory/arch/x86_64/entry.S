@@ -56,6 +56,8 @@ entry:
 	/* "Jump back address or 0", left at 0(%rsp) by relocate_kernel. */
 	movq	(%rsp), %rax
 	movl	%eax, PP_JUMP_BACK_ENTRY(%r12)
+	shrq	$32, %rax
+	movl	%eax, PP_JUMP_BACK_ENTRY_HI(%r12)
 
 	/* Our GDT, at its run-time address. */
 	leaq	gdt(%rip), %rax
