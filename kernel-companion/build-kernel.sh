@@ -1,13 +1,16 @@
 #!/bin/sh
-# Build the companion test kernel (i386 bzImage) from Debian's linux-source-6.1
+# Build a companion test kernel (bzImage) from Debian's linux-source-6.1
 # with kernel-companion/series applied, into a cache outside the git tree.
 #
 #   build-kernel.sh [-c CONFIG] [-q]
 #
-# CONFIG names a fragment in kernel-companion/configs/ (default: base);
-# any other fragment is applied on top of base.config.  A fragment with a
-# "# series-upto: NNNN" line applies only the patches numbered up to NNNN
-# (e.g. a kernel with the preserve-context fixes but without KJUMP).
+# CONFIG names a fragment in kernel-companion/configs/ (default: base, the
+# i386 kernel).  Every kernel starts from tinyconfig plus common.config.
+# A fragment with a "# arch: x86_64" line builds for that architecture
+# (default i386, which also takes base.config before any other fragment).
+# A fragment with a "# series-upto: NNNN" line applies only the patches
+# numbered up to NNNN (e.g. a kernel with the preserve-context fixes but
+# without KJUMP).
 # The result is cached under $KJUMP_CACHE_DIR (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump), keyed by the hash of
 # the series, every patch it lists, the fragment, this script and the
@@ -30,8 +33,6 @@ done
 tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}
 fragment=$here/configs/$config.config
-fragments=$here/configs/base.config
-[ "$config" = base ] || fragments="$fragments $fragment"
 series=$here/series
 jobs=${KJUMP_JOBS:-$(nproc)}
 
@@ -40,6 +41,15 @@ say() { [ "$quiet" = 1 ] || echo "build-kernel: $*" >&2; }
 
 [ -r "$tarball" ] || die "$tarball: not found (install linux-source-6.1)"
 [ -r "$fragment" ] || die "$fragment: no such config fragment"
+
+arch=$(sed -n 's/^# arch: *\([a-z0-9_]*\)$/\1/p' "$fragment")
+arch=${arch:-i386}
+case $arch in
+i386) fragments="$here/configs/common.config $here/configs/base.config"
+	[ "$config" = base ] || fragments="$fragments $fragment" ;;
+x86_64) fragments="$here/configs/common.config $fragment" ;;
+*) die "$fragment: arch $arch: want i386 or x86_64" ;;
+esac
 
 upto=$(sed -n 's/^# series-upto: *\([0-9]\{4\}\)$/\1/p' "$fragment")
 patches() {
@@ -87,9 +97,9 @@ for p in $(patches); do
 done
 
 say "configuring ($config)"
-make -C "$work" -s ARCH=i386 tinyconfig >/dev/null
+make -C "$work" -s ARCH=$arch tinyconfig >/dev/null
 (cd "$work" && ./scripts/kconfig/merge_config.sh -m .config $fragments) >/dev/null
-make -C "$work" -s ARCH=i386 olddefconfig >/dev/null
+make -C "$work" -s ARCH=$arch olddefconfig >/dev/null
 
 missing=0
 while IFS= read -r line; do
@@ -109,7 +119,7 @@ FRAGMENTS
 
 say "building bzImage with -j$jobs"
 log=$work/build.log
-if ! make -C "$work" ARCH=i386 -j"$jobs" bzImage >"$log" 2>&1; then
+if ! make -C "$work" ARCH=$arch -j"$jobs" bzImage >"$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	die "kernel build failed (log: $log)"
 fi

@@ -32,6 +32,7 @@ IMPLS="ours debian"
 
 gen_host() {
 	local runs=$1 trips=$2
+	[ -z "${3:-}" ] || printf '%s\n' "$3"
 	cat <<EOF
 #: timeout $((120 + runs * 60 + trips * 30))
 #: append crashkernel=64M kjump.runs=$runs kjump.trips=$trips
@@ -370,6 +371,16 @@ else
 		table "$logdir/x86_64-bench.serial.log" "start-up load-l load-sl load-sp" \
 		>"$logdir/x86_64-bench.txt" || exit 1
 	cat "$logdir/x86_64-bench.txt"
+	echo
+	echo "== x86_64 jump: scenario x86_64-jump-bench, $runs runs, $trips round trips (the x86_64 companion kernel)"
+	gen_host "$runs" "$trips" "$(printf '#: arch x86_64\n#: config x86_64')" \
+		>"$logdir/x86_64-jump-bench-$runs-$trips.host" || exit 1
+	KJUMP_HOST_FILE=$logdir/x86_64-jump-bench-$runs-$trips.host \
+		"$here/run-scenario.sh" x86_64-jump-bench ||
+		{ echo "== bench: x86_64-jump-bench failed (logs: $logdir/x86_64-jump-bench.*)" >&2; exit 1; }
+	BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC'), $runs runs, $trips trips" \
+		table "$logdir/x86_64-jump-bench.serial.log" >"$logdir/x86_64-jump-bench.txt" || exit 1
+	cat "$logdir/x86_64-jump-bench.txt"
 fi
 echo
 echo "== tail latency: scenario jump, $ltrips round trips"

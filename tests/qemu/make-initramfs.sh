@@ -395,16 +395,22 @@ u32() {
 }
 
 # The x86_64 refusal cases' kernels (see the top): a PE32+ certificate
-# table is data directory 4, at e_lfanew + 24 + 112 + 4 * 8.
+# table is data directory 4, at e_lfanew + 24 + 112 + 4 * 8.  A kernel
+# without an EFI stub (the companion kernel) has no PE header, and no
+# unsigned twin: only Debian's signed kernel needs one.
 altered_kernels() {
+	cp "$bzimage" "$1/boot/bzImage-no64"
+	xlf=$(od -An -tu1 -j$((0x236)) -N1 "$bzimage" | tr -d ' ')
+	le_patch "$1/boot/bzImage-no64" $((0x236)) "$(printf '%02x' $((xlf & ~1)))"
+	if [ "$(od -An -tx1 -N2 "$bzimage" | tr -d ' ')" != 4d5a ]; then
+		say "$bzimage: no EFI stub: /boot/bzImage-unsigned left out"
+		return
+	fi
 	cp "$bzimage" "$1/boot/bzImage-unsigned"
 	pe=$(u32 "$bzimage" 60)
 	[ "$(od -An -tx1 -j$((pe + 24)) -N2 "$bzimage" | tr -d ' ')" = 0b02 ] ||
 		die "$bzimage: no PE32+ header at $pe"
 	le_patch "$1/boot/bzImage-unsigned" $((pe + 24 + 112 + 32)) 00 00 00 00 00 00 00 00
-	cp "$bzimage" "$1/boot/bzImage-no64"
-	xlf=$(od -An -tu1 -j$((0x236)) -N1 "$bzimage" | tr -d ' ')
-	le_patch "$1/boot/bzImage-no64" $((0x236)) "$(printf '%02x' $((xlf & ~1)))"
 }
 
 # --- B with Debian's kexec too, for a B that runs it (jump-debian-baseline) ---

@@ -45,7 +45,10 @@
 #                        companion kernel, images of make-initramfs.sh
 #                        -a x86_64 and $KEXEC_X86_64 as our kexec; with
 #                        "config vmlinux", A's image also holds
-#                        /boot/vmlinux (make-initramfs.sh -V)
+#                        /boot/vmlinux (make-initramfs.sh -V); with
+#                        "config NAME" of an x86_64 fragment (configs/
+#                        x86_64.config), the companion kernel of that
+#                        fragment instead of Debian's
 #     disk MIB           a fresh, zeroed raw disk of MIB MiB
 #                        (LOGDIR/NAME.disk.img) as virtio-blk, /dev/vda;
 #                        every boot of the run sees the same file
@@ -122,6 +125,10 @@
 #   KJUMP_VERBOSE=1    print each matched mark with its time on stderr
 #   KJUMP_HOST_FILE    read the "#: " directives from this file instead of
 #                      the scenario's header (bench.sh: other run counts)
+#   KJUMP_QEMU_DEBUG   QEMU's -d items for LOGDIR/NAME.qemu-debug.log
+#                      (default guest_errors,cpu_reset; int,cpu_reset logs
+#                      every interrupt and exception: where a triple fault
+#                      came from)
 #
 # Prints exactly one line on stdout:
 #   PASS: qemu/NAME (X.Ys)     exit 0  (X.Y: QEMU start to QEMU exit)
@@ -380,19 +387,22 @@ silence=$((silence * scale))
 poweroff_t=$((30 * scale))
 
 # --- kernel and initramfs ---
-if [ "$garch" = x86_64 ]; then
+mkflags=
+if [ "$garch" = x86_64 ] && { [ "$kconfig" = base ] || [ "$kconfig" = vmlinux ]; }; then
 	bzimage=$("$here/debian-kernel.sh" -q 2>"$logdir/$base.build.log" | tail -n 1)
 	if [ -z "$bzimage" ] || [ ! -r "$bzimage" ]; then
 		tail -n 20 "$logdir/$base.build.log" >&2
 		fail "no Debian amd64 kernel (log: $logdir/$base.build.log)"
 	fi
 	# "config vmlinux": A's image also holds the kernel's ELF file
-	mkflags=
 	[ "$kconfig" = vmlinux ] && mkflags=-V
 	kconfig="debian amd64"
+	imgsuffix=-x86_64${mkflags:+-vmlinux}
 elif [ -n "${KJUMP_BZIMAGE:-}" ]; then
 	bzimage=$KJUMP_BZIMAGE
 	[ -r "$bzimage" ] || fail "KJUMP_BZIMAGE=$bzimage: not readable"
+	imgsuffix=
+	[ "$kconfig" = base ] || imgsuffix=-$kconfig
 else
 	kdir=$("$top/kernel-companion/build-kernel.sh" -q \
 		-c "$kconfig" 2>"$logdir/$base.build.log" | tail -n 1)
@@ -401,6 +411,12 @@ else
 		tail -n 20 "$logdir/$base.build.log" >&2
 		fail "kernel build failed (log: $logdir/$base.build.log)"
 	fi
+	karch=i386
+	grep -qx 'CONFIG_X86_64=y' "$kdir/.config" && karch=x86_64
+	[ "$karch" = "$garch" ] ||
+		fail "$hname: config $kconfig builds an $karch kernel, the guest is $garch"
+	imgsuffix=
+	[ "$kconfig" = base ] || imgsuffix=-$kconfig
 fi
 for n in "${!boot_cfg[@]}"; do
 	kd=$("$top/kernel-companion/build-kernel.sh" -q \
@@ -423,11 +439,7 @@ fi
 imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs-$(printf '%s' "$top" | sha256sum | cut -c1-12)}
 # A holds the kernel, so each kernel config gets its own images; sharing
 # one directory would rebuild them on every switch.
-if [ "$garch" = x86_64 ]; then
-	imgdir=$imgdir-x86_64${mkflags:+-vmlinux}
-elif [ "$kconfig" != base ]; then
-	imgdir=$imgdir-$kconfig
-fi
+imgdir=$imgdir${imgsuffix:-}
 if ! KEXEC=$kexec_ours "$here/make-initramfs.sh" -a "$garch" -k "$bzimage" ${mkflags:-} "$imgdir" \
 	>>"$logdir/$base.build.log" 2>&1; then
 	tail -n 20 "$logdir/$base.build.log" >&2
@@ -650,7 +662,7 @@ while :; do
 	"$qemu" -accel tcg -nodefaults -no-reboot -nographic \
 		-m "${boot_mem[boot]:-$mem_mib}" -smp "$smp" ${cpu:+-cpu "$cpu"} "${drive[@]}" \
 		-chardev "file,id=ser0,path=$serial,append=on" -serial chardev:ser0 \
-		-d guest_errors,cpu_reset -D "$logdir/$base$sfx.qemu-debug.log" \
+		-d ${KJUMP_QEMU_DEBUG:-guest_errors,cpu_reset} -D "$logdir/$base$sfx.qemu-debug.log" \
 		-kernel "${boot_bz[boot]:-$bzimage}" -initrd "$imgdir/initrd-a.cpio.gz" \
 		-append "$cmdline${boot_app[boot]:+ ${boot_app[boot]}} kjump.boot=$boot" \
 		</dev/null >>"$logdir/$base.qemu.log" 2>&1 8>&- &

@@ -1,6 +1,8 @@
 #!/bin/sh
 # jump: kexec -p, then kexec -j round trips between A and its crash kernel
-# B, in one boot.  Shared by jump-pae (scenarios/jump-pae.guest.sh).
+# B, in one boot.  Shared by jump-pae (scenarios/jump-pae.guest.sh) and
+# x86_64-jump (the x86_64 companion kernel, where B's command line has no
+# kexec_backup=: the kernel swaps the first MiB around a jump itself).
 #
 # kjump.trips=N on A's command line (from the header) sets the number of
 # round trips; A hands it on to B.
@@ -157,9 +159,11 @@ B)
 	cl=$(cat /proc/cmdline)
 	kj_say "cmdline: $cl"
 	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
+	backup_re='0x[0-9a-f]+@0x[0-9a-f]+:0x[0-9a-f]+'
+	[ "$(uname -m)" = x86_64 ] && backup_re=none
 	kj_match jump-words \
 		"kexec_jump_buf_pfn=$(cmdline_word kexec_jump_buf_pfn) kexec_backup=$(cmdline_word kexec_backup)" \
-		'^kexec_jump_buf_pfn=0x[0-9a-f]+ kexec_backup=0x[0-9a-f]+@0x[0-9a-f]+:0x[0-9a-f]+$'
+		"^kexec_jump_buf_pfn=0x[0-9a-f]+ kexec_backup=$backup_re\$"
 	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
 	rc=$?
 	kj_say_lines "" /tmp/find.out
