@@ -1,0 +1,212 @@
+#!/bin/bash
+# The series' build matrix, as a kernel test robot would run it: for every
+# configuration variant, compile the objects the series touches, with W=1
+# (and sparse with -s), in Debian's linux-source-6.1 with the whole series
+# and without it, and report what the series adds: a build that fails,
+# warnings that are new.  Then, for the two architectures' test configs,
+# the same after each patch in turn ("each patch builds").
+#
+#   check-builds.sh [-s] [-v VARIANT]... [-p]
+#
+#   -s   also run sparse (make C=1; needs the sparse package)
+#   -v   only this variant (repeatable; default all, see VARIANTS below)
+#   -p   also the per-patch pass (slow: every patch, two architectures)
+#
+# Objects only: a link error (a symbol a variant's config leaves out) is not
+# seen; build-kernel.sh links the test configs.  Trees and objects go under
+# $KJUMP_CACHE_DIR/check-builds (outside git).  Prints a markdown table;
+# exit status 1 when a variant does not build or has new warnings.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}/check-builds
+jobs=${KJUMP_JOBS:-$(nproc)}
+configs=$here/configs
+
+# name | arch | fragments on top of tinyconfig + common.config | symbols
+VARIANTS="
+i386|i386|base|
+i386-no-kexec-jump|i386|base|CONFIG_KEXEC_JUMP=n
+i386-no-hibernation|i386|base|CONFIG_HIBERNATION=n
+i386-no-crash-dump|i386|base|CONFIG_CRASH_DUMP=n
+i386-no-proc-vmcore|i386|base|CONFIG_PROC_VMCORE=n
+i386-up|i386|base|CONFIG_SMP=n
+i386-pae|i386|base pae|
+x86_64|x86_64|x86_64|
+x86_64-no-crash-dump|x86_64|x86_64|CONFIG_CRASH_DUMP=n
+"
+
+die() { echo "check-builds: $*" >&2; exit 2; }
+
+sparse=0 per_patch=0 only=
+while getopts spv: opt; do
+	case $opt in
+	s) sparse=1 ;;
+	p) per_patch=1 ;;
+	v) only="$only $OPTARG" ;;
+	*) echo "usage: $0 [-s] [-v VARIANT]... [-p]" >&2; exit 2 ;;
+	esac
+done
+[ -r "$tarball" ] || die "$tarball: not found (install linux-source-6.1)"
+[ $sparse = 0 ] || command -v sparse >/dev/null || die "sparse: not installed (apt-get install sparse)"
+
+patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$here/series" | grep -v '^$'
+}
+
+# The .c and .S files the series touches.
+touched() {
+	local p
+	for p in $(patches); do
+		sed -n 's|^+++ b/\(.*\.[cS]\)$|\1|p' "$here/patches/$p"
+	done | sort -u
+}
+
+# tree DIR NPATCHES: the source with the first NPATCHES patches applied
+# (a tree with fewer gets the rest; one with more is unpacked again)
+tree() {
+	local dir=$1 n=$2 p i=0 have=-1
+	[ -f "$dir/.applied" ] && have=$(cat "$dir/.applied")
+	if [ "$have" -lt 0 ] || [ "$have" -gt "$n" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		tar -xJf "$tarball" -C "$dir" --strip-components=1 || return 1
+		have=0
+	fi
+	for p in $(patches); do
+		i=$((i + 1))
+		[ $i -gt "$have" ] || continue
+		[ $i -le "$n" ] || break
+		patch -d "$dir" -p1 --quiet --forward <"$here/patches/$p" ||
+			{ echo "check-builds: $p does not apply" >&2; return 1; }
+		echo "$i" >"$dir/.applied"
+	done
+	echo "$n" >"$dir/.applied"
+}
+
+# configure SRC OUT ARCH FRAGMENTS SYMBOLS
+configure() {
+	local src=$1 out=$2 arch=$3 frags=$4 syms=$5 f list
+	mkdir -p "$out"
+	list=$configs/common.config
+	[ "$arch" = i386 ] && [ "${frags%% *}" != base ] && list="$list $configs/base.config"
+	for f in $frags; do list="$list $configs/$f.config"; done
+	printf '%s\n' $syms >"$out/variant.config"
+	make -C "$src" -s O="$out" ARCH="$arch" tinyconfig >/dev/null 2>&1 &&
+		(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
+			$list "$out/variant.config" >/dev/null 2>&1) &&
+		make -C "$src" -s O="$out" ARCH="$arch" olddefconfig >/dev/null 2>&1
+}
+
+# objects SRC ARCH: the touched objects that exist in SRC for ARCH
+objects() {
+	local f
+	for f in $(touched); do
+		case $f in
+		arch/x86/kernel/*_32.[cS]) [ "$2" = i386 ] || continue ;;
+		arch/x86/kernel/*_64.[cS]) [ "$2" = x86_64 ] || continue ;;
+		esac
+		[ -f "$1/$f" ] && echo "${f%.*}.o"
+	done
+}
+
+# enabled SRC OUT OBJ: whether OUT's .config builds OBJ, from the line of
+# its directory's Makefile that names it (obj-y, or obj-$(CONFIG_X) with X
+# set; x86's _32/_64 objects are named _$(BITS) there).  Kbuild compiles a
+# single object named on the command line whatever the config says.
+enabled() {
+	local src=$1 out=$2 o=$3 base var sym
+	base=$(basename "$o" .o | sed -E 's/_(32|64)$/_$(BITS)/')
+	var=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$src/$(dirname "$o")/Makefile" |
+		awk -v b="$base.o" '{ for (i = 3; i <= NF; i++) if ($i == b) { print $1; exit } }')
+	case $var in
+	obj-y) return 0 ;;
+	'obj-$(CONFIG_'*')')
+		sym=${var#obj-\$(}
+		grep -qx "${sym%)}=y" "$out/.config" ;;
+	*) return 0 ;;
+	esac
+}
+
+# build SRC OUT ARCH LOG: compile the touched objects that OUT's config
+# builds; 0 if all built.
+build() {
+	local src=$1 out=$2 arch=$3 log=$4 o rc=0 c=
+	[ $sparse = 1 ] && c="C=1"
+	: >"$log"
+	make -C "$src" -s O="$out" ARCH="$arch" -j"$jobs" prepare >>"$log" 2>&1 || return 1
+	for o in $(objects "$src" "$arch"); do
+		enabled "$src" "$out" "$o" || continue
+		rm -f "$out/$o"
+		make -C "$src" -s O="$out" ARCH="$arch" W=1 $c "$o" >"$log.one" 2>&1 || rc=1
+		sed "s|^|$o: |" "$log.one" >>"$log"
+	done
+	rm -f "$log.one"
+	return $rc
+}
+
+# The warnings of LOG without line numbers, to compare two builds.
+warnings() {
+	grep -E 'warning:|error:' "$1" |
+		sed -E "s|$cache/src-[a-z]+/||g; s/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/" | sort -u
+}
+
+mkdir -p "$cache" || exit 2
+tree "$cache/src-base" 0 || die "cannot unpack the source"
+tree "$cache/src-series" "$(patches | wc -l)" || die "the series does not apply"
+
+bad=0
+echo "| variant | arch | extra symbols | series builds | new warnings |"
+echo "|---|---|---|---|---|"
+while IFS='|' read -r name arch frags syms; do
+	[ -n "$name" ] || continue
+	if [ -n "$only" ] && ! [[ " $only " == *" $name "* ]]; then
+		continue
+	fi
+	for t in base series; do
+		configure "$cache/src-$t" "$cache/out-$t-$name" "$arch" "$frags" "$syms" ||
+			die "$name: cannot configure the $t tree"
+	done
+	build "$cache/src-base" "$cache/out-base-$name" "$arch" "$cache/$name.base.log"
+	if build "$cache/src-series" "$cache/out-series-$name" "$arch" "$cache/$name.series.log"; then
+		built=yes
+	else
+		built="**no**"
+		bad=1
+	fi
+	new=$(comm -13 <(warnings "$cache/$name.base.log") <(warnings "$cache/$name.series.log"))
+	n=$(printf '%s' "$new" | grep -c . || true)
+	[ "$n" = 0 ] || bad=1
+	echo "| $name | $arch | ${syms:-none} | $built | $n |"
+	[ -z "$new" ] || printf '%s\n' "$new" | sed 's/^/    /' >&2
+done <<<"$VARIANTS"
+
+if [ $per_patch = 1 ]; then
+	echo
+	echo "| patch | i386 | x86_64 |"
+	echo "|---|---|---|"
+	n=0
+	for p in $(patches); do
+		n=$((n + 1))
+		tree "$cache/src-step" "$n" || die "$p does not apply"
+		row="| ${p%%-*} |"
+		for v in "i386|base" "x86_64|x86_64"; do
+			arch=${v%%|*}
+			# the series adds no Kconfig symbol: configure once
+			[ $n -gt 1 ] ||
+				configure "$cache/src-step" "$cache/out-step-$arch" "$arch" "${v#*|}" "" ||
+				die "step $n: cannot configure"
+			if build "$cache/src-step" "$cache/out-step-$arch" "$arch" "$cache/step-$n-$arch.log"; then
+				w=$(comm -13 <(warnings "$cache/${arch}.base.log" 2>/dev/null) \
+					<(warnings "$cache/step-$n-$arch.log") | grep -c . || true)
+				row="$row builds, $w new warnings |"
+			else
+				row="$row **does not build** |"
+				bad=1
+			fi
+		done
+		echo "$row"
+	done
+fi
+exit $bad
