@@ -16,15 +16,19 @@
 # seen; build-kernel.sh links the test configs.  Trees and objects go under
 # $KJUMP_CACHE_DIR/check-builds (outside git).  Prints a markdown table;
 # exit status 1 when a variant does not build or has new warnings.
+# KJUMP_COMPANION_DIR: where configs/, patches/ and series are (default:
+# this script's directory; for running a copy of the script).
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
+here=${KJUMP_COMPANION_DIR:-$(cd "$(dirname "$0")" && pwd)}
 tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}/check-builds
 jobs=${KJUMP_JOBS:-$(nproc)}
 configs=$here/configs
 
 # name | arch | fragments on top of tinyconfig + common.config | symbols
+# (fragments "@debian-686": Debian's own 686 config instead, from the
+# linux-image-686 package, fetched once with apt-get download)
 VARIANTS="
 i386|i386|base|
 i386-no-kexec-jump|i386|base|CONFIG_KEXEC_JUMP=n
@@ -35,6 +39,7 @@ i386-up|i386|base|CONFIG_SMP=n
 i386-pae|i386|base pae|
 x86_64|x86_64|x86_64|
 x86_64-no-crash-dump|x86_64|x86_64|CONFIG_CRASH_DUMP=n
+debian-686|i386|@debian-686|CONFIG_KEXEC_JUMP=y
 "
 
 die() { echo "check-builds: $*" >&2; exit 2; }
@@ -85,10 +90,35 @@ tree() {
 	echo "$n" >"$dir/.applied"
 }
 
+# Debian's 686 kernel config, from the package linux-image-686 depends on.
+debian_686_config() {
+	local dir=$cache/debian-686 pkg deb
+	ls "$dir"/config-* >/dev/null 2>&1 && { ls "$dir"/config-* | head -n 1; return 0; }
+	mkdir -p "$dir"
+	pkg=$(apt-cache depends linux-image-686:i386 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[^ ]*-686\).*/\1/p' | head -n 1)
+	[ -n "$pkg" ] || { echo "check-builds: no linux-image-686 in apt's lists" >&2; return 1; }
+	(cd "$dir" && apt-get download "$pkg:i386" >/dev/null 2>&1) ||
+		{ echo "check-builds: apt-get download $pkg failed" >&2; return 1; }
+	deb=$(ls "$dir"/*.deb | head -n 1)
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir" --wildcards './boot/config-*' &&
+		mv "$dir"/boot/config-* "$dir"/ && rm -rf "$dir/boot" "$deb" || return 1
+	ls "$dir"/config-* | head -n 1
+}
+
 # configure SRC OUT ARCH FRAGMENTS SYMBOLS
 configure() {
-	local src=$1 out=$2 arch=$3 frags=$4 syms=$5 f list
+	local src=$1 out=$2 arch=$3 frags=$4 syms=$5 f list cfg
 	mkdir -p "$out"
+	if [ "$frags" = @debian-686 ]; then
+		cfg=$(debian_686_config) || return 1
+		cp "$cfg" "$out/.config"
+		printf '%s\n' $syms >"$out/variant.config"
+		(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
+			"$out/variant.config" >/dev/null 2>&1) &&
+			make -C "$src" -s O="$out" ARCH="$arch" olddefconfig >/dev/null 2>&1
+		return
+	fi
 	list=$configs/common.config
 	[ "$arch" = i386 ] && [ "${frags%% *}" != base ] && list="$list $configs/base.config"
 	for f in $frags; do list="$list $configs/$f.config"; done
