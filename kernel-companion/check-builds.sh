@@ -108,24 +108,20 @@ debian_686_config() {
 
 # configure SRC OUT ARCH FRAGMENTS SYMBOLS
 configure() {
-	local src=$1 out=$2 arch=$3 frags=$4 syms=$5 f list cfg
+	local src=$1 out=$2 arch=$3 frags=$4 syms=$5 f list=
 	mkdir -p "$out"
+	# the starting .config: Debian's, or tinyconfig and our fragments
 	if [ "$frags" = @debian-686 ]; then
-		cfg=$(debian_686_config) || return 1
-		cp "$cfg" "$out/.config"
-		printf '%s\n' $syms >"$out/variant.config"
-		(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
-			"$out/variant.config" >/dev/null 2>&1) &&
-			make -C "$src" -s O="$out" ARCH="$arch" olddefconfig >/dev/null 2>&1
-		return
+		f=$(debian_686_config) && cp "$f" "$out/.config" || return 1
+	else
+		list=$configs/common.config
+		[ "$arch" = i386 ] && [ "${frags%% *}" != base ] && list="$list $configs/base.config"
+		for f in $frags; do list="$list $configs/$f.config"; done
+		make -C "$src" -s O="$out" ARCH="$arch" tinyconfig >/dev/null 2>&1 || return 1
 	fi
-	list=$configs/common.config
-	[ "$arch" = i386 ] && [ "${frags%% *}" != base ] && list="$list $configs/base.config"
-	for f in $frags; do list="$list $configs/$f.config"; done
 	printf '%s\n' $syms >"$out/variant.config"
-	make -C "$src" -s O="$out" ARCH="$arch" tinyconfig >/dev/null 2>&1 &&
-		(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
-			$list "$out/variant.config" >/dev/null 2>&1) &&
+	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
+		$list "$out/variant.config" >/dev/null 2>&1) &&
 		make -C "$src" -s O="$out" ARCH="$arch" olddefconfig >/dev/null 2>&1
 }
 

@@ -387,6 +387,7 @@ silence=$((silence * scale))
 poweroff_t=$((30 * scale))
 
 # --- kernel and initramfs ---
+unset imgsuffix
 mkflags=
 if [ "$garch" = x86_64 ] && { [ "$kconfig" = base ] || [ "$kconfig" = vmlinux ]; }; then
 	bzimage=$("$here/debian-kernel.sh" -q 2>"$logdir/$base.build.log" | tail -n 1)
@@ -401,8 +402,6 @@ if [ "$garch" = x86_64 ] && { [ "$kconfig" = base ] || [ "$kconfig" = vmlinux ];
 elif [ -n "${KJUMP_BZIMAGE:-}" ]; then
 	bzimage=$KJUMP_BZIMAGE
 	[ -r "$bzimage" ] || fail "KJUMP_BZIMAGE=$bzimage: not readable"
-	imgsuffix=
-	[ "$kconfig" = base ] || imgsuffix=-$kconfig
 else
 	kdir=$("$top/kernel-companion/build-kernel.sh" -q \
 		-c "$kconfig" 2>"$logdir/$base.build.log" | tail -n 1)
@@ -415,8 +414,6 @@ else
 	grep -qx 'CONFIG_X86_64=y' "$kdir/.config" && karch=x86_64
 	[ "$karch" = "$garch" ] ||
 		fail "$hname: config $kconfig builds an $karch kernel, the guest is $garch"
-	imgsuffix=
-	[ "$kconfig" = base ] || imgsuffix=-$kconfig
 fi
 for n in "${!boot_cfg[@]}"; do
 	kd=$("$top/kernel-companion/build-kernel.sh" -q \
@@ -439,6 +436,15 @@ fi
 imgdir=${KJUMP_QEMU_BUILDDIR:-$cache/qemu-initramfs-$(printf '%s' "$top" | sha256sum | cut -c1-12)}
 # A holds the kernel, so each kernel config gets its own images; sharing
 # one directory would rebuild them on every switch.
+# (Debian's kernel set imgsuffix above; each companion config its own,
+# never the same as Debian's)
+if [ -z "${imgsuffix+set}" ]; then
+	case $garch/$kconfig in
+	i386/base) imgsuffix= ;;
+	i386/*) imgsuffix=-$kconfig ;;
+	*) imgsuffix=-companion-$kconfig ;;
+	esac
+fi
 imgdir=$imgdir${imgsuffix:-}
 if ! KEXEC=$kexec_ours "$here/make-initramfs.sh" -a "$garch" -k "$bzimage" ${mkflags:-} "$imgdir" \
 	>>"$logdir/$base.build.log" 2>&1; then
