@@ -17,6 +17,10 @@
 # source tarball; a second run with the same inputs only prints the path.
 # On success the last line of stdout is the directory holding bzImage and
 # .config.
+# With ccache installed, the compiler runs through it (cache in
+# $KJUMP_CACHE_DIR/ccache): kernels that share a config, such as base and
+# nokjump, then only compile what their patches change, and so does a
+# rebuild after a change to the series.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -85,6 +89,15 @@ if [ -f "$out/bzImage" ]; then
 fi
 
 work=$cache/work-$config-$key
+kmake() {
+	if command -v ccache >/dev/null 2>&1; then
+		CCACHE_DIR=${KJUMP_CCACHE_DIR:-$cache/ccache} \
+		CCACHE_BASEDIR=$work CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G} \
+			make -C "$work" ARCH=$arch CC="ccache gcc" "$@"
+	else
+		make -C "$work" ARCH=$arch "$@"
+	fi
+}
 rm -rf "$work"
 mkdir -p "$work"
 start=$(date +%s)
@@ -97,9 +110,9 @@ for p in $(patches); do
 done
 
 say "configuring ($config)"
-make -C "$work" -s ARCH=$arch tinyconfig >/dev/null
+kmake -s tinyconfig >/dev/null
 (cd "$work" && ./scripts/kconfig/merge_config.sh -m .config $fragments) >/dev/null
-make -C "$work" -s ARCH=$arch olddefconfig >/dev/null
+kmake -s olddefconfig >/dev/null
 
 missing=0
 while IFS= read -r line; do
@@ -119,7 +132,7 @@ FRAGMENTS
 
 say "building bzImage with -j$jobs"
 log=$work/build.log
-if ! make -C "$work" ARCH=$arch -j"$jobs" bzImage >"$log" 2>&1; then
+if ! kmake -j"$jobs" bzImage >"$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	die "kernel build failed (log: $log)"
 fi

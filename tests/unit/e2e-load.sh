@@ -41,7 +41,8 @@ mkelf=$build/tests/unit/make-fake-elf
 
 CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	cmdline-too-long load-eperm unload exec-not-loaded exec-loaded
-	exec-no-sync-no-ifdown force jump jump-refused jump-stock-kernel
+	exec-no-sync-no-ifdown force jump jump-refused jump-save-refused
+	jump-stock-kernel
 	jump-nothing-loaded jump-back default-shutdown missing-kernel
 	load-panic panic-cmdline-too-long panic-reuse-cmdline status-crash
 	status-normal preserve-load preserve-window-too-big preserve-exec
@@ -354,6 +355,15 @@ t_jump_refused() {
 	kx KJUMP_FAKE_REBOOT_ERRNO=EINVAL -- -j
 	want_rc 1 && one_error "jump: " &&
 	[ "$(last_result reboot)" = EINVAL ] || fail "no refused reboot"
+}
+
+# An x86_64 companion kernel refuses a jump that saves it (a request).
+t_jump_save_refused() {
+	companion
+	echo 1 > "$root/sys/kernel/kexec_crash_loaded"
+	kx KJUMP_FAKE_REBOOT_ERRNO=EOPNOTSUPP -- -j
+	want_rc 1 && one_error "jump: the kernel cannot be saved by a jump on this architecture (a request is pending in /sys/kernel/kexec_jump_request)" &&
+	[ "$(last_result reboot)" = EOPNOTSUPP ] || fail "no refused reboot"
 }
 
 # A stock kernel: say so, and never call reboot(2).

@@ -6,8 +6,9 @@
 #                   loads the way back with --load-jump-back-helper (no
 #                   --entry: it reads kexec_jump_back_entry= itself) and
 #                   runs kexec -e
-#   kjump.way=jump  jump-fallback, a kernel without KJUMP: kexec -j on
-#                   both sides, which must find the upstream path itself
+#   kjump.way=jump  jump-fallback and x86_64-jump-fallback, a kernel
+#                   without KJUMP: kexec -j on both sides, which must find
+#                   the upstream path itself
 #
 # A: 32 MiB of memfill pattern, a counter loop, 16 bytes planted at
 #    PLANT_ADDR (low memory; see kdump.guest.sh for why it is free), then
@@ -47,7 +48,7 @@ TRIPS=$(cmdline_word kjump.trips)
 [ "$TRIPS" = none ] && TRIPS=3
 WAY=$(cmdline_word kjump.way)
 case $KJ_SCENARIO in
-jump-fallback) want_kjump=no ;;    # the nokjump kernel (config nokjump)
+*jump-fallback) want_kjump=no ;;   # config nokjump, x86_64-nokjump
 *) want_kjump=yes ;;
 esac
 

@@ -2,7 +2,8 @@
 # jump: kexec -p, then kexec -j round trips between A and its crash kernel
 # B, in one boot.  Shared by jump-pae (scenarios/jump-pae.guest.sh) and
 # x86_64-jump (the x86_64 companion kernel, where B's command line has no
-# kexec_backup=: the kernel swaps the first MiB around a jump itself).
+# kexec_backup=: the kernel swaps the first MiB around a jump itself, and
+# a jump with a request, one that would save A, is refused).
 #
 # kjump.trips=N on A's command line (from the header) sets the number of
 # round trips; A hands it on to B.
@@ -144,7 +145,18 @@ A)
 		fi
 		kj_say "warm round trip median ms=$m (trips 2..$TRIPS) min=$(head -n 1 /tmp/warm) max=$(tail -n 1 /tmp/warm)"
 	fi
-	# refused where a load would be (patch 0013); last: the sysctl stays
+	if [ "$(uname -m)" = x86_64 ]; then
+		# a jump with a request (one that saves A) is refused on x86_64
+		# (patch 0019) before anything freezes; the crash kernel stays
+		printf 'kjump-test-request save\n' >/tmp/req
+		kj_true request "cannot write a jump request" sh -c \
+			'dd if=/tmp/req of=/sys/kernel/kexec_jump_request bs=4096 2>/dev/null'
+		kj_table <<'TABLE'
+save-refused | "$KEXEC" -j | 1 | ^kexec: jump: the kernel cannot be saved by a jump on this architecture \(a request is pending in /sys/kernel/kexec_jump_request\)$
+TABLE
+		kj_slot kexec_crash_loaded 1
+	fi
+	# refused where a load would be (patch 0015); last: the sysctl stays
 	# set until reboot
 	kj_true sysctl "cannot set kernel.kexec_load_disabled" \
 		sh -c 'echo 1 >/proc/sys/kernel/kexec_load_disabled'
