@@ -65,6 +65,17 @@ static int check_kernel(struct kj_ctx *ctx, const struct kj_hibernate_spec *s)
 		       what(s), KJ_JUMP_REQUEST_PATH);
 		return -ENOSYS;
 	}
+	/*
+	 * An x86_64 companion kernel refuses a request (EOPNOTSUPP): while
+	 * the crash kernel runs, its low memory holds the crash kernel's.
+	 */
+	if (!read_text(kj_path(ctx, "/proc/sys/kernel/arch", path,
+			       sizeof(path)), text, sizeof(text)) &&
+	    !strcmp(text, "x86_64")) {
+		kj_err(ctx, "%s: not available on x86_64 kernels yet (the kernel cannot be saved by a kexec jump there)",
+		       what(s));
+		return -EOPNOTSUPP;
+	}
 	/* The kernel refuses too; say why before anything is prepared. */
 	if (!read_text(kj_path(ctx, LOCKDOWN_PATH, path, sizeof(path)), text,
 		       sizeof(text)) && !strstr(text, "[none]")) {
