@@ -349,21 +349,22 @@ t_jump() {
 		fail "reboot calls: $(calls | grep '^reboot ' | tr '\n' '|')"
 }
 
-t_jump_refused() {
+# -j that the kernel refuses with errno $1: exit 1, one line starting $2.
+jump_refused_with() {
 	companion
 	echo 1 > "$root/sys/kernel/kexec_crash_loaded"
-	kx KJUMP_FAKE_REBOOT_ERRNO=EINVAL -- -j
-	want_rc 1 && one_error "jump: " &&
-	[ "$(last_result reboot)" = EINVAL ] || fail "no refused reboot"
+	kx KJUMP_FAKE_REBOOT_ERRNO="$1" -- -j
+	want_rc 1 && one_error "$2" &&
+	[ "$(last_result reboot)" = "$1" ] || fail "no refused reboot"
+}
+
+t_jump_refused() {
+	jump_refused_with EINVAL "jump: "
 }
 
 # An x86_64 companion kernel refuses a jump that saves it (a request).
 t_jump_save_refused() {
-	companion
-	echo 1 > "$root/sys/kernel/kexec_crash_loaded"
-	kx KJUMP_FAKE_REBOOT_ERRNO=EOPNOTSUPP -- -j
-	want_rc 1 && one_error "jump: the kernel cannot be saved by a jump on this architecture (a request is pending in /sys/kernel/kexec_jump_request)" &&
-	[ "$(last_result reboot)" = EOPNOTSUPP ] || fail "no refused reboot"
+	jump_refused_with EOPNOTSUPP "jump: the kernel cannot be saved by a jump on this architecture (a request is pending in /sys/kernel/kexec_jump_request)"
 }
 
 # A stock kernel: say so, and never call reboot(2).
