@@ -70,9 +70,26 @@ touched() {
 
 # tree DIR NPATCHES: the source with the first NPATCHES patches applied
 # (a tree with fewer gets the rest; one with more is unpacked again)
+# The first $1 patches of the series, names and contents, as one hash.
+series_hash() {
+	local n=$1 p i=0
+	for p in $(patches); do
+		i=$((i + 1))
+		[ $i -le "$n" ] || break
+		echo "$p"
+		cat "$here/patches/$p"
+	done | sha256sum | cut -c1-16
+}
+
+# tree DIR N: DIR holds the tarball with the first N patches applied.  A
+# tree is reused only while the patches it has are still the series' own
+# (.applied: the count and series_hash of them); otherwise it is unpacked
+# again, so a changed or reordered series never builds on stale patches.
 tree() {
-	local dir=$1 n=$2 p i=0 have=-1
-	[ -f "$dir/.applied" ] && have=$(cat "$dir/.applied")
+	local dir=$1 n=$2 p i=0 have=-1 hash=
+	[ -f "$dir/.applied" ] && read -r have hash <"$dir/.applied"
+	[ "$have" -ge 0 ] 2>/dev/null && [ "$hash" = "$(series_hash "$have")" ] ||
+		have=-1
 	if [ "$have" -lt 0 ] || [ "$have" -gt "$n" ]; then
 		rm -rf "$dir"
 		mkdir -p "$dir"
@@ -85,9 +102,9 @@ tree() {
 		[ $i -le "$n" ] || break
 		patch -d "$dir" -p1 --quiet --forward <"$here/patches/$p" ||
 			{ echo "check-builds: $p does not apply" >&2; return 1; }
-		echo "$i" >"$dir/.applied"
+		echo "$i $(series_hash "$i")" >"$dir/.applied"
 	done
-	echo "$n" >"$dir/.applied"
+	echo "$n $(series_hash "$n")" >"$dir/.applied"
 }
 
 # Debian's 686 kernel config, from the package linux-image-686 depends on.
