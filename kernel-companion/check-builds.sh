@@ -68,8 +68,6 @@ touched() {
 	done | sort -u
 }
 
-# tree DIR NPATCHES: the source with the first NPATCHES patches applied
-# (a tree with fewer gets the rest; one with more is unpacked again)
 # The first $1 patches of the series, names and contents, as one hash.
 series_hash() {
 	local n=$1 p i=0
@@ -83,8 +81,9 @@ series_hash() {
 
 # tree DIR N: DIR holds the tarball with the first N patches applied.  A
 # tree is reused only while the patches it has are still the series' own
-# (.applied: the count and series_hash of them); otherwise it is unpacked
-# again, so a changed or reordered series never builds on stale patches.
+# (.applied: the count and series_hash of them); a tree with fewer gets
+# the rest, any other is unpacked again, so a changed or reordered series
+# never builds on stale patches.
 tree() {
 	local dir=$1 n=$2 p i=0 have=-1 hash=
 	[ -f "$dir/.applied" ] && read -r have hash <"$dir/.applied"
