@@ -137,7 +137,8 @@ static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 		return load(ctx, o);
 	case ACT_UNLOAD:
 		return kj_unload(ctx, o->panic ? KJ_LOAD_CRASH :
-						KJ_LOAD_NORMAL, o->syscall);
+						KJ_LOAD_NORMAL, o->syscall,
+				 o->discard);
 	case ACT_EXEC:
 		return kj_exec(ctx, run_flags(o));
 	case ACT_JUMP:

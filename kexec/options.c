@@ -29,6 +29,7 @@ enum {
 	OPT_RESUME,
 	OPT_RESUME_OFFSET,
 	OPT_WARM_UP,
+	OPT_DISCARD,
 	OPT_ARCH,	/* OPT_ARCH + i: kj_arch_options()[i] */
 };
 
@@ -70,6 +71,7 @@ static const struct option long_opts[] = {
 	{ "resume",		required_argument,	NULL, OPT_RESUME },
 	{ "resume-offset",	required_argument,	NULL, OPT_RESUME_OFFSET },
 	{ "warm-up",		no_argument,		NULL, OPT_WARM_UP },
+	{ "discard",		no_argument,		NULL, OPT_DISCARD },
 	{ "kexec-syscall",	no_argument,		NULL, 'c' },
 	{ "kexec-file-syscall",	no_argument,		NULL, 's' },
 	{ "kexec-syscall-auto",	no_argument,		NULL, 'a' },
@@ -90,6 +92,8 @@ static const char usage_head[] =
 "  -u, --unload          unload the kernel in the normal slot\n"
 "  -p, --load-panic      load KERNEL into the crash slot (needs crashkernel=)\n"
 "                        with -u: unload the crash slot\n"
+"      --discard         with -p -u: also unload a crash kernel parked in a\n"
+"                        kexec jump (kexec -j returns into it), losing its state\n"
 "  -j, --jump            jump into the crash-slot kernel and expect to come back\n"
 "                        (kernel companion; without it, into the\n"
 "                        --load-preserve-context image; see kexec(8))\n"
@@ -382,6 +386,7 @@ static int parse_one(struct kexec_opts *o, int c)
 		o->image_info = optarg;
 		return set_action(o, ACT_IMAGE_INFO, "--image-info");
 	case OPT_VERIFY: o->verify = true; return 0;
+	case OPT_DISCARD: o->discard = true; return 0;
 	case OPT_RESUME:
 		o->resume = optarg;
 		return set_action(o, ACT_RESUME, "--resume");
@@ -523,6 +528,11 @@ static int check_kernel_arg(struct kexec_opts *o)
 	if (o->resume_offset % 4096) {
 		report_err("--resume-offset=%llu: not a multiple of 4096",
 			   (unsigned long long)o->resume_offset);
+		return -1;
+	}
+	if (o->discard && (o->action != ACT_UNLOAD || !o->panic ||
+			   o->syscall == KJ_SYSCALL_FILE)) {
+		report_err("--discard: only with -p -u (and kexec_load: not -s)");
 		return -1;
 	}
 	if (o->verify && o->action != ACT_IMAGE_INFO) {

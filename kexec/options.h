@@ -43,6 +43,7 @@ struct kexec_opts {
 	bool preserve_context;	/* --load-preserve-context */
 	bool jump_back_helper;	/* --load-jump-back-helper */
 	bool verify;		/* --verify (with --image-info) */
+	bool discard;		/* --discard (with -p -u) */
 	const char *image_info;	/* --image-info=TARGET */
 	const char *resume;	/* --resume=TARGET */
 	bool has_resume_offset;

@@ -271,3 +271,22 @@ int kexec_slot_loaded(const struct kj_ctx *ctx, bool crash)
 		return ret;
 	return v != 0;
 }
+
+/* /sys/kernel/kexec_jump_parked reads 1: a kexec -j returns into it. */
+static bool crash_kernel_parked(const struct kj_ctx *ctx)
+{
+	char path[KJ_PATH_MAX];
+	unsigned long long parked;
+
+	return !read_ulong(kj_path(ctx, "/sys/kernel/kexec_jump_parked", path,
+				   sizeof(path)), &parked) && parked;
+}
+
+const char *kexec_crash_strerror(const struct kj_ctx *ctx, int err,
+				 bool file)
+{
+	if (err == -EBUSY && crash_kernel_parked(ctx))
+		return "the crash kernel is parked in a kexec jump (kexec -j returns into it); kexec -p -u --discard unloads it, and its state with it";
+	return file ? kexec_file_strerror(ctx, err) :
+		      kexec_load_strerror(ctx, err);
+}

@@ -42,6 +42,14 @@ int kexec_file_unload(unsigned long flags);
 const char *kexec_file_strerror(const struct kj_ctx *ctx, int err);
 
 /*
+ * The same for a load or an unload of the crash slot: there, EBUSY is
+ * also a crash kernel parked in a kexec jump, which the companion kernel
+ * does not drop unasked (patch 0022).  file: by kexec_file_load.
+ */
+const char *kexec_crash_strerror(const struct kj_ctx *ctx, int err,
+				 bool file);
+
+/*
  * The kernel's lockdown mode, "integrity" or "confidentiality", in buf;
  * NULL when it is "none" or cannot be read (no securityfs mounted).
  */

@@ -211,7 +211,9 @@ static int submit(const struct kj_ctx *ctx, struct kexec_image *img)
 	image_dump(img);
 	ret = kexec_load_image(img, img->flags);
 	if (ret) {
-		kj_err(ctx, "kexec_load: %s", kexec_load_strerror(ctx, ret));
+		kj_err(ctx, "kexec_load: %s", img->flags & KEXEC_ON_CRASH ?
+		       kexec_crash_strerror(ctx, ret, false) :
+		       kexec_load_strerror(ctx, ret));
 		return ret;
 	}
 	if (img->flags & KEXEC_PRESERVE_CONTEXT)
@@ -393,17 +395,19 @@ static int file_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
 		return 1;
 	if (ret)
 		kj_err(ctx, "unload: kexec_file_load: %s",
+		       slot == KJ_LOAD_CRASH ?
+		       kexec_crash_strerror(ctx, ret, true) :
 		       kexec_file_strerror(ctx, ret));
 	return ret;
 }
 
 int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
-	      enum kj_syscall syscall)
+	      enum kj_syscall syscall, bool discard)
 {
 	unsigned long flags = arch_kexec_flags();
 	int ret = 1;
 
-	if (syscall != KJ_SYSCALL_LOAD)
+	if (syscall != KJ_SYSCALL_LOAD && !discard)
 		ret = file_unload(ctx, slot, syscall);
 	if (ret < 0)
 		return ret;
@@ -413,9 +417,14 @@ int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
 			return ret;
 		if (slot == KJ_LOAD_CRASH)
 			flags |= KEXEC_ON_CRASH;
+		/* the companion's way to drop a parked crash kernel */
+		if (discard)
+			flags |= KEXEC_PRESERVE_CONTEXT;
 		ret = kexec_unload(flags);
 		if (ret) {
-			kj_err(ctx, "unload: %s", kexec_load_strerror(ctx, ret));
+			kj_err(ctx, "unload: %s", slot == KJ_LOAD_CRASH ?
+			       kexec_crash_strerror(ctx, ret, false) :
+			       kexec_load_strerror(ctx, ret));
 			return ret;
 		}
 	}

@@ -101,9 +101,13 @@ int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *spec);
  */
 int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry);
 
-/* With KJ_SYSCALL_FILE: by kexec_file_load (allowed under lockdown). */
+/*
+ * With KJ_SYSCALL_FILE: by kexec_file_load (allowed under lockdown).
+ * discard: the crash slot even when its kernel is parked in a kexec jump
+ * (kexec_load only).
+ */
 int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
-	      enum kj_syscall syscall);
+	      enum kj_syscall syscall, bool discard);
 
 /* 1 if the slot holds an image, 0 if not, or -errno (not reported). */
 int kj_slot_loaded(struct kj_ctx *ctx, bool crash);

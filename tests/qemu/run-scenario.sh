@@ -81,7 +81,8 @@
 #     skip REASON        do not run: SKIP (exit 77)
 #     allow-panic-after REGEX
 #                        an intended crash: from the first line matching
-#                        REGEX up to the next kernel banner, lines matching
+#                        REGEX up to the next kernel banner or guest report
+#                        line (KJ S: ...), lines matching
 #                        "Kernel panic" or "Call Trace" are not kernel
 #                        errors (Oops, BUG:, WARNING: still are)
 #     allow-warning REGEX
@@ -505,7 +506,9 @@ scan_errors() {
 		if [ $pstate = 0 ] && [[ $l =~ $allow_after ]]; then
 			pstate=1
 		elif [ $pstate = 1 ]; then
-			if [[ $l =~ $bannerre ]]; then
+			# the next kernel speaks: booted, or entered where a
+			# jump had left it (jump-panic)
+			if [[ $l =~ $bannerre ]] || [[ $l =~ ^KJ\ [^\ :]+: ]]; then
 				pstate=2
 			elif [[ $l =~ $panicre ]]; then
 				return

@@ -40,10 +40,12 @@ mkimage=$build/tests/unit/make-fake-bzimage
 mkelf=$build/tests/unit/make-fake-elf
 
 CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
-	cmdline-too-long load-eperm unload exec-not-loaded exec-loaded
+	cmdline-too-long load-eperm unload unload-parked load-parked
+	unload-busy unload-discard discard-misused exec-not-loaded exec-loaded
 	exec-no-sync-no-ifdown force jump jump-refused jump-save-refused
 	jump-stock-kernel
-	jump-nothing-loaded jump-back default-shutdown missing-kernel
+	jump-nothing-loaded jump-back jump-back-crashed default-shutdown
+	missing-kernel
 	load-panic panic-cmdline-too-long panic-reuse-cmdline status-crash
 	status-normal preserve-load preserve-window-too-big preserve-exec
 	helper-from-cmdline helper-no-entry helper-already-loaded
@@ -297,6 +299,52 @@ t_unload() {
 	no_debug_flag
 }
 
+# The companion refuses to drop a crash kernel parked in a jump (patch
+# 0022): EBUSY, and /sys/kernel/kexec_jump_parked says why.
+PARKED="the crash kernel is parked in a kexec jump (kexec -j returns into it); kexec -p -u --discard unloads it, and its state with it"
+t_unload_parked() {
+	companion
+	echo 1 > "$root/sys/kernel/kexec_jump_parked"
+	kx KJUMP_FAKE_ERRNO=EBUSY -- -p -u
+	want_rc 1 && one_error "unload: $PARKED" &&
+	[ "$(last_result kexec_load)" = EBUSY ] || fail "no refused unload"
+}
+
+t_load_parked() {
+	companion
+	echo 1 > "$root/sys/kernel/kexec_jump_parked"
+	kx KJUMP_FAKE_ERRNO=EBUSY -- -p "$kernel"
+	want_rc 1 && one_error "kexec_load: $PARKED" &&
+	[ "$(last_result kexec_load)" = EBUSY ] || fail "no refused load"
+}
+
+# Not parked: EBUSY is the kexec lock, as before.
+t_unload_busy() {
+	companion
+	echo 0 > "$root/sys/kernel/kexec_jump_parked"
+	kx KJUMP_FAKE_ERRNO=EBUSY -- -p -u
+	want_rc 1 && one_error "unload: the kernel is busy with another kexec load or reboot (try again)"
+}
+
+# --discard: the unload carries KEXEC_PRESERVE_CONTEXT, by kexec_load.
+t_unload_discard() {
+	companion
+	echo 1 > "$root/sys/kernel/kexec_jump_parked"
+	kx -- -p -u --discard
+	want_rc 0 && no_stderr &&
+	calls | tail -n 1 | grep -q '^kexec_load .* entry=0x0 nr_segments=0 flags=0x30003 result=OK' ||
+		fail "last call: $(calls | tail -n 1)"
+}
+
+t_discard_misused() {
+	for args in "-u --discard" "-p --discard $kernel" "-s -p -u --discard"; do
+		# shellcheck disable=SC2086 # args is a list of words
+		kx -- $args
+		want_rc 1 && one_error "--discard: only with -p -u (and kexec_load: not -s)" &&
+		[ "$(nr_calls kexec_load)" -eq 0 ] || { fail "$args"; return 1; }
+	done
+}
+
 t_exec_not_loaded() {
 	kx -- -e
 	want_rc 1 && one_error "nothing loaded" &&
@@ -391,6 +439,16 @@ t_jump_back() {
 	want_rc 0 && no_stderr &&
 	[ "$(calls | grep '^reboot ')" = "reboot cmd=0x3928a5fd result=OK" ] ||
 		fail "reboot calls: $(calls | grep '^reboot ' | tr '\n' '|')"
+}
+
+# In B: A crashed while B was parked and entered it instead (patch 0021).
+t_jump_back_crashed() {
+	companion
+	echo "console=ttyS0 kexec_jump_buf_pfn=0x1f00 kexec_backup=0x9ec00@0x1000:0x1ef61000" \
+		> "$root/proc/cmdline"
+	kx KJUMP_FAKE_REBOOT_ERRNO=EOWNERDEAD -- -j
+	want_rc 1 && one_error "jump: the previous kernel crashed while this one was parked; this kernel is its crash kernel now, and /proc/vmcore shows it at the crash" &&
+	[ "$(last_result reboot)" = EOWNERDEAD ] || fail "no refused reboot"
 }
 
 # No action: load, then hand over to shutdown (refused by the shim).

@@ -193,7 +193,7 @@ static const struct {
 	{ "EADDRNOTAVAIL", EADDRNOTAVAIL }, { "EOVERFLOW", EOVERFLOW },
 	{ "EACCES", EACCES }, { "ENOEXEC", ENOEXEC },
 	{ "EKEYREJECTED", EKEYREJECTED }, { "EBADF", EBADF },
-	{ "EOPNOTSUPP", EOPNOTSUPP },
+	{ "EOPNOTSUPP", EOPNOTSUPP }, { "EOWNERDEAD", EOWNERDEAD },
 };
 
 static int parse_errno(const char *v)

@@ -1,0 +1,122 @@
+#!/bin/sh
+# jump-panic: a real crash in A after kexec jump round trips still ends in
+# a dump (patch 0021).  After a jump B owns the crash region, so purgatory
+# cannot boot it again; a crash enters B where it stopped instead, and B
+# stays as A's crash kernel.  Also: the jump record names a way back only
+# while B runs (patch 0020).
+#
+# A: load B with kexec -p, then kjump.trips=N round trips (kexec -j exits
+#    0, the same shell, the counter advanced); after each one the record
+#    at KEXEC_JUMP_RECORD_OFFSET in A's jump buffer reads all zero
+#    (/dev/mem).  Then unloading or reloading B is refused while it is
+#    parked (patch 0022).  Then fill
+#    32 MiB with memfill's pattern, which no earlier jump saw, and
+#    crash (sysrq-c).
+# B: on every entry, A's record holds the magic (B reads it through
+#    /proc/vmcore); jump back.  After N trips the pending kexec -j fails with
+#    kexec's "the previous kernel crashed" line, the kernel said so once,
+#    the record is cleared, every page of A's crash-time pattern is in
+#    /proc/vmcore, and a second kexec -j is refused the same way.
+#: timeout 300
+#: append crashkernel=64M kjump.trips=3
+#: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
+#: allow-panic-after ^KJ A: handover to B \(crash\)$
+#: mark A.start
+#: mark B.start 120
+#: console 90 Kernel panic - not syncing: sysrq triggered crash
+#: mark B.end 120
+. /lib/kjump/common.sh
+
+MIB=32
+PAGES=$((MIB * 256))
+tag=$KJ_MARKER$KJ_MARKER
+CRASHED="kexec: jump: the previous kernel crashed while this one was parked; this kernel is its crash kernel now, and /proc/vmcore shows it at the crash"
+
+TRIPS=$(cmdline_word kjump.trips)
+[ "$TRIPS" = none ] && TRIPS=3
+
+# the record's offset in the jump buffer (include/linux/kexec.h, asm/kexec.h)
+rec_off=$((0x900))
+[ "$(uname -m)" = x86_64 ] && rec_off=$((0x1900))
+
+# record_bytes PFN: the first 8 bytes of the record (magic, version); A
+# reads its own memory, B reads A's through /proc/vmcore
+record_bytes() {
+	if [ "$KJ_STAGE" = A ]; then
+		physmem read $(($1 * 4096 + rec_off)) 8 2>&1
+	else
+		vmcore-check --read $(($1 * 4096 + rec_off)) 8 2>&1
+	fi
+}
+
+case $KJ_STAGE in
+A)
+	kj_need_kexec
+	pfn=$(cat /sys/kernel/kexec_jump_buf_pfn)
+	kj_match jump-buf-pfn "$pfn" '^0x[0-9a-f]+$' || exit 1
+	kj_eq record-before "$(record_bytes "$pfn")" 0000000000000000
+	kj_counter_start
+	st0=$(starttime $$)
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+		--append="$(kj_b_append) kjump.trips=$TRIPS" || exit 1
+	k=1
+	while [ $k -le "$TRIPS" ]; do
+		prev=$(kj_counter_read)
+		kj_handover B "trip $k"
+		"$KEXEC" -j 2>/tmp/jump.err
+		rc=$?
+		kj_say_lines "trip $k stderr: " /tmp/jump.err
+		cw=$(kj_counter_wait "$prev")
+		kj_eq "trip $k back" \
+			"rc=$rc stderr-lines=$(wc -l </tmp/jump.err) shell=$$/$(starttime $$) counter ${cw#* } record=$(record_bytes "$pfn")" \
+			"rc=0 stderr-lines=0 shell=$$/$st0 counter advanced record=0000000000000000" || exit 1
+		k=$((k + 1))
+	done
+	kill $cpid
+	# B is parked: unloading or replacing it is refused (patch 0022),
+	# and the crash below shows it survived
+	kj_slot kexec_jump_parked 1
+	kj_table <<'TABLE'
+unload-parked | "$KEXEC" -p -u | 1 | ^kexec: unload: the crash kernel is parked in a kexec jump \(kexec -j returns into it\); kexec -p -u --discard unloads it, and its state with it$
+reload-parked | "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz --append=x | 1 | ^kexec: kexec_load: the crash kernel is parked in a kexec jump
+TABLE
+	kj_slot kexec_crash_loaded 1
+	# a pattern that exists only from now on: B must see A at the crash
+	kj_memfill_start $MIB "$tag" || exit 1
+	kj_eq memfill "$(kj_memfill_verify)" "memfill: verify $PAGES pages: OK" || exit 1
+	kj_slot kexec_crash_loaded 1
+	kj_handover B crash
+	echo c >/proc/sysrq-trigger
+	kj_fail crash "still running after sysrq-c"
+	exit 1
+	;;
+B)
+	kj_check_b_cmdline
+	pfn=$(cmdline_word kexec_jump_buf_pfn)
+	kj_match jump-buf-pfn "$pfn" '^0x[0-9a-f]+$' || exit 1
+	n=0
+	while :; do
+		# "KJMP" and version 2, little-endian
+		kj_eq "n=$n record" "$(record_bytes "$pfn")" 4b4a4d5002000000
+		kj_handover A "jump back n=$n"
+		"$KEXEC" -j 2>/tmp/jump.err
+		rc=$?
+		kj_say_lines "jump back stderr: " /tmp/jump.err
+		[ $rc != 0 ] && break
+		n=$((n + 1))
+		kj_eq "resumed n=$n" "stderr-lines=$(wc -l </tmp/jump.err)" "stderr-lines=0"
+	done
+	kj_eq crashed "rc=$rc n=$n stderr=$(cat /tmp/jump.err)" "rc=1 n=$((TRIPS - 1)) stderr=$CRASHED"
+	kj_eq kernel-said "$(dmesg | grep -c 'kexec jump: the previous kernel crashed')" 1
+	kj_eq record-cleared "$(record_bytes "$pfn")" 0000000000000000
+	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
+	rc=$?
+	kj_say_lines "" /tmp/find.out
+	kj_say_lines "find stderr: " /tmp/find.err
+	kj_eq find-status "rc=$rc stderr-bytes=$(wc -c </tmp/find.err)" "rc=0 stderr-bytes=0"
+	kj_match find-pages "$(cat /tmp/find.out)" \
+		"^find tag=$tag pages=$PAGES found=$PAGES dup=[0-9]+ bad=0 .* result=ok\$"
+	"$KEXEC" -j 2>/tmp/jump.err
+	kj_eq again "rc=$? stderr=$(cat /tmp/jump.err)" "rc=1 stderr=$CRASHED"
+	;;
+esac
