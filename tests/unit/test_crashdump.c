@@ -648,6 +648,23 @@ TEST(jump_buf_explicit_in_cmdline)
 	}
 }
 
+/* So does an explicit kexec_backup= (a kernel test): the copy is still made. */
+TEST(backup_explicit_in_cmdline)
+{
+	struct run *r = new_run(ctx, pfn_root(ctx, "0x1a8\n"));
+	char *want;
+
+	r->req.cmdline = "console=ttyS0 kexec_backup=0x1000@0xa0000:0x1000";
+	prepare_ok(ctx, r);
+	CHECK(r->cs.backup_len != 0);
+	CHECK(seg(ctx, r, "backup") != NULL);
+	if (asprintf(&want, "elfcorehdr=%" PRIu64 "K kexec_jump_buf_pfn=0x1a8",
+		     seg(ctx, r, "elfcorehdr")->mem >> 10) < 0)
+		FAILF("out of memory");
+	unit_defer(ctx, free, want);
+	CHECK_STR(cmdline_str(&r->cs.extra), want);
+}
+
 /* Only a whole word counts as explicit. */
 TEST(jump_buf_not_a_word)
 {
@@ -823,6 +840,7 @@ UNIT_MAIN("crashdump",
 	  RUN(jump_buf_garbage),
 	  RUN(jump_buf_unreadable),
 	  RUN(jump_buf_explicit_in_cmdline),
+	  RUN(backup_explicit_in_cmdline),
 	  RUN(jump_buf_not_a_word),
 	  RUN(no_crash_region),
 	  RUN(malformed_iomem),

@@ -353,7 +353,8 @@ static int add_cmdline_words(const struct load_request *req,
 			  cs->elfcorehdr >> 10);
 	if (ret)
 		return ret;
-	if (cs->backup_len)
+	/* An explicit kexec_backup= in --append wins (testing the kernel). */
+	if (cs->backup_len && !cmdline_has_key(req->cmdline, "kexec_backup="))
 		ret = append_word(&cs->extra, "kexec_backup=0x%" PRIx32 "@0x%"
 					  PRIx32 ":0x%" PRIx32, cs->backup_len,
 					  cs->backup_src, cs->backup_dst);

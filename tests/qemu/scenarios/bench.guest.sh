@@ -93,7 +93,7 @@ A)
 		kj_eq "jump run=$k impl=ours" "rc=$rc stderr-bytes=$(wc -c </tmp/err)" "rc=0 stderr-bytes=0" || exit 1
 		k=$((k + 1))
 	done
-	"$KEXEC" -p -u 2>/tmp/err
+	"$KEXEC" -p -u --discard 2>/tmp/err
 	rc=$?
 	say_lines "jump unload stderr: " /tmp/err
 	kj_eq "jump impl=ours unload" "rc=$rc crash_loaded=$(cat /sys/kernel/kexec_crash_loaded)" "rc=0 crash_loaded=0" || exit 1

@@ -5,7 +5,9 @@
 # A (boot 1): a partition table on /dev/vda (one partition, /dev/vda1);
 #    the ext4 file system on /dev/vdb mounted; memfill's pattern and a
 #    counter loop.  Before cycle 4, one --snapshot makes the image file
-#    (B jumps back), so that its device and offset are known.  Then six times: load B with the image writer,
+#    (B jumps back), so that its device and offset are known.  Then six
+#    times: load B with the image writer (cycle 4 first discards the B
+#    the snapshot left parked: kexec -p -u --discard),
 #    kexec --hibernate (cycles 1-3: /dev/vda1; 4-6: /mnt/fs/hib.img), and,
 #    once resumed, check: exit status 0 and "resumed", the same shell, the
 #    counter advanced, every pattern page, a line appended to a file of
@@ -58,6 +60,12 @@ put_location() {
 }
 
 cycle() {                  # cycle N TARGET
+	# after the snapshot, B is parked (its writer ran --once), and a
+	# parked crash kernel is only replaced when asked (patch 0022); after
+	# a resume, A has unloaded it itself
+	if [ "$(cat /sys/kernel/kexec_jump_parked)" = 1 ]; then
+		kj_run_ok "discard $1" "$KEXEC" -p -u --discard || exit 1
+	fi
 	kj_run_ok "load $1" "$KEXEC" -p /boot/bzImage \
 		--initrd=/boot/initrd-b-hib.cpio.gz --append="$(kj_b_append)" || exit 1
 	prev=$(cat /tmp/counter)

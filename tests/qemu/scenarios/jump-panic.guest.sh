@@ -11,12 +11,13 @@
 #    (/dev/mem).  Then unloading or reloading B is refused while it is
 #    parked (patch 0022).  Then fill
 #    32 MiB with memfill's pattern, which no earlier jump saw, and
-#    crash (sysrq-c).
+#    crash (sysrq-c, on CPU 0: B can only be entered from there).
 # B: on every entry, A's record holds the magic (B reads it through
 #    /proc/vmcore); jump back.  After N trips the pending kexec -j fails with
 #    kexec's "the previous kernel crashed" line, the kernel said so once,
-#    the record is cleared, every page of A's crash-time pattern is in
-#    /proc/vmcore, and a second kexec -j is refused the same way.
+#    the record is cleared, both CPUs are online, every page of A's
+#    crash-time pattern is in /proc/vmcore, and a second kexec -j is
+#    refused the same way.
 #: timeout 300
 #: append crashkernel=64M kjump.trips=3
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
@@ -85,8 +86,10 @@ TABLE
 	kj_memfill_start $MIB "$tag" || exit 1
 	kj_eq memfill "$(kj_memfill_verify)" "memfill: verify $PAGES pages: OK" || exit 1
 	kj_slot kexec_crash_loaded 1
+	# on CPU 0: B resumes as the CPU it left from, so only a crash there
+	# can enter it (patch 0021)
 	kj_handover B crash
-	echo c >/proc/sysrq-trigger
+	taskset 1 sh -c 'echo c >/proc/sysrq-trigger'
 	kj_fail crash "still running after sysrq-c"
 	exit 1
 	;;
@@ -109,6 +112,8 @@ B)
 	kj_eq crashed "rc=$rc n=$n stderr=$(cat /tmp/jump.err)" "rc=1 n=$((TRIPS - 1)) stderr=$CRASHED"
 	kj_eq kernel-said "$(dmesg | grep -c 'kexec jump: the previous kernel crashed')" 1
 	kj_eq record-cleared "$(record_bytes "$pfn")" 0000000000000000
+	# entered on the right processor, B brings its other CPU back
+	kj_eq cpus-online "$(cat /sys/devices/system/cpu/online)" 0-1
 	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
 	rc=$?
 	kj_say_lines "" /tmp/find.out
