@@ -173,9 +173,8 @@ static void report_refusal(struct kj_ctx *ctx, const struct kj_load_spec *s,
 		kj_err(ctx, "kexec_file_load: %s (the kernel dropped the loaded crash kernel first; the crash slot is empty)",
 		       kexec_file_strerror(ctx, err));
 	else
-		kj_err(ctx, "kexec_file_load: %s", crash ?
-		       kexec_crash_strerror(ctx, err, true) :
-		       kexec_file_strerror(ctx, err));
+		kj_err(ctx, "kexec_file_load: %s",
+		       kexec_slot_strerror(ctx, err, crash, true));
 }
 
 static int submit(struct kj_ctx *ctx, const struct kj_load_spec *s,

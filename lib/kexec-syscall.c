@@ -282,10 +282,10 @@ static bool crash_kernel_parked(const struct kj_ctx *ctx)
 				   sizeof(path)), &parked) && parked;
 }
 
-const char *kexec_crash_strerror(const struct kj_ctx *ctx, int err,
-				 bool file)
+const char *kexec_slot_strerror(const struct kj_ctx *ctx, int err,
+				bool crash, bool file)
 {
-	if (err == -EBUSY && crash_kernel_parked(ctx))
+	if (crash && err == -EBUSY && crash_kernel_parked(ctx))
 		return "the crash kernel is parked in a kexec jump (kexec -j returns into it); kexec -p -u --discard unloads it, and its state with it";
 	return file ? kexec_file_strerror(ctx, err) :
 		      kexec_load_strerror(ctx, err);

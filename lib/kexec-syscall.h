@@ -42,12 +42,13 @@ int kexec_file_unload(unsigned long flags);
 const char *kexec_file_strerror(const struct kj_ctx *ctx, int err);
 
 /*
- * The same for a load or an unload of the crash slot: there, EBUSY is
- * also a crash kernel parked in a kexec jump, which the companion kernel
- * does not drop unasked (patch 0022).  file: by kexec_file_load.
+ * Either of the two for a load or an unload of a slot (file: by
+ * kexec_file_load).  For the crash slot, EBUSY is also a crash kernel
+ * parked in a kexec jump, which the companion kernel does not drop
+ * unasked (patch 0022).
  */
-const char *kexec_crash_strerror(const struct kj_ctx *ctx, int err,
-				 bool file);
+const char *kexec_slot_strerror(const struct kj_ctx *ctx, int err,
+				bool crash, bool file);
 
 /*
  * The kernel's lockdown mode, "integrity" or "confidentiality", in buf;

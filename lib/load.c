@@ -211,9 +211,9 @@ static int submit(const struct kj_ctx *ctx, struct kexec_image *img)
 	image_dump(img);
 	ret = kexec_load_image(img, img->flags);
 	if (ret) {
-		kj_err(ctx, "kexec_load: %s", img->flags & KEXEC_ON_CRASH ?
-		       kexec_crash_strerror(ctx, ret, false) :
-		       kexec_load_strerror(ctx, ret));
+		kj_err(ctx, "kexec_load: %s",
+		       kexec_slot_strerror(ctx, ret,
+					   img->flags & KEXEC_ON_CRASH, false));
 		return ret;
 	}
 	if (img->flags & KEXEC_PRESERVE_CONTEXT)
@@ -395,9 +395,8 @@ static int file_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
 		return 1;
 	if (ret)
 		kj_err(ctx, "unload: kexec_file_load: %s",
-		       slot == KJ_LOAD_CRASH ?
-		       kexec_crash_strerror(ctx, ret, true) :
-		       kexec_file_strerror(ctx, ret));
+		       kexec_slot_strerror(ctx, ret, slot == KJ_LOAD_CRASH,
+					   true));
 	return ret;
 }
 
@@ -422,9 +421,10 @@ int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
 			flags |= KEXEC_PRESERVE_CONTEXT;
 		ret = kexec_unload(flags);
 		if (ret) {
-			kj_err(ctx, "unload: %s", slot == KJ_LOAD_CRASH ?
-			       kexec_crash_strerror(ctx, ret, false) :
-			       kexec_load_strerror(ctx, ret));
+			kj_err(ctx, "unload: %s",
+			       kexec_slot_strerror(ctx, ret,
+						   slot == KJ_LOAD_CRASH,
+						   false));
 			return ret;
 		}
 	}

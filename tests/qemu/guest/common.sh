@@ -324,6 +324,20 @@ kj_memfill_verify() {
 	echo "$_l"
 }
 
+# kj_vmcore_find TAG PAGES [MORE]: find every memfill page with TAG in
+# /proc/vmcore (vmcore-check --find, report in /tmp/find.out), say its
+# lines, and check it ran cleanly (find-status) and found all PAGES
+# (find-pages); MORE is a regex for the words right after "bad=0".
+kj_vmcore_find() {
+	vmcore-check --find "$1" "$2" >/tmp/find.out 2>/tmp/find.err
+	_rc=$?
+	kj_say_lines "" /tmp/find.out
+	kj_say_lines "find stderr: " /tmp/find.err
+	kj_eq find-status "rc=$_rc stderr-bytes=$(wc -c </tmp/find.err)" "rc=0 stderr-bytes=0"
+	kj_match find-pages "$(cat /tmp/find.out)" \
+		"^find tag=$1 pages=$2 found=$2 dup=[0-9]+ bad=0 ${3:+$3 }.* result=ok\$"
+}
+
 # kj_counter_start: a loop that bumps /tmp/counter every 50 ms ($cpid),
 # to show user space runs on after a jump.
 kj_counter_start() {

@@ -114,13 +114,7 @@ B)
 	kj_eq record-cleared "$(record_bytes "$pfn")" 0000000000000000
 	# entered on the right processor, B brings its other CPU back
 	kj_eq cpus-online "$(cat /sys/devices/system/cpu/online)" 0-1
-	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
-	rc=$?
-	kj_say_lines "" /tmp/find.out
-	kj_say_lines "find stderr: " /tmp/find.err
-	kj_eq find-status "rc=$rc stderr-bytes=$(wc -c </tmp/find.err)" "rc=0 stderr-bytes=0"
-	kj_match find-pages "$(cat /tmp/find.out)" \
-		"^find tag=$tag pages=$PAGES found=$PAGES dup=[0-9]+ bad=0 .* result=ok\$"
+	kj_vmcore_find "$tag" $PAGES
 	"$KEXEC" -j 2>/tmp/jump.err
 	kj_eq again "rc=$? stderr=$(cat /tmp/jump.err)" "rc=1 stderr=$CRASHED"
 	;;

@@ -180,13 +180,7 @@ B)
 	kj_match jump-words \
 		"kexec_jump_buf_pfn=$(cmdline_word kexec_jump_buf_pfn) kexec_backup=$(cmdline_word kexec_backup)" \
 		"^kexec_jump_buf_pfn=0x[0-9a-f]+ kexec_backup=$backup_re\$"
-	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
-	rc=$?
-	kj_say_lines "" /tmp/find.out
-	kj_say_lines "find stderr: " /tmp/find.err
-	kj_eq find-status "rc=$rc stderr-bytes=$(wc -c </tmp/find.err)" "rc=0 stderr-bytes=0"
-	kj_match find-pages "$(cat /tmp/find.out)" \
-		"^find tag=$tag pages=$PAGES found=$PAGES dup=[0-9]+ bad=0 .* result=ok\$"
+	kj_vmcore_find "$tag" $PAGES
 	n=0
 	while :; do
 		kj_eq "n=$n disk-a" "$(disk_read $A_BLK)" "A-was-here $KJ_MARKER $((n + 1))"

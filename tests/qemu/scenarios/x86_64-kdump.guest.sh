@@ -72,13 +72,7 @@ B)
 		kj_eq kexec_backup "$(cmdline_word kexec_backup)" none
 		kj_eq loads "$(vmcore-check --ranges 2>&1)" "$(cmdline_word kjump.loads)"
 	fi
-	vmcore-check --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
-	rc=$?
-	kj_say_lines "" /tmp/find.out
-	kj_say_lines "find stderr: " /tmp/find.err
-	kj_eq find-status "rc=$rc stderr-bytes=$(wc -c </tmp/find.err)" "rc=0 stderr-bytes=0"
-	kj_match find-pages "$(cat /tmp/find.out)" \
-		"^find tag=$tag pages=$PAGES found=$PAGES dup=[0-9]+ bad=0 sum=[0-9a-f]{16} .* result=ok\$"
+	kj_vmcore_find "$tag" $PAGES 'sum=[0-9a-f]{16}'
 	bsum=$(sed -n 's/.* sum=\([0-9a-f-]*\) .*/\1/p' /tmp/find.out)
 	kj_eq sums "$bsum" "$(cmdline_word kjump.asum)"
 	;;
