@@ -1,16 +1,21 @@
 #!/bin/sh
-# Build a companion test kernel (bzImage) from Debian's linux-source-6.1
-# with kernel-companion/series applied, into a cache outside the git tree.
+# Build a companion test kernel (bzImage) from Debian's linux-source-VERSION
+# with kernel-companion/VERSION/series applied, into a cache outside the git
+# tree.
 #
-#   build-kernel.sh [-c CONFIG] [-q]
+#   build-kernel.sh [-c CONFIG] [-k VERSION] [-q]
 #
+# VERSION is the kernel the series is for: 6.1 (default) or 6.12, each with
+# its own series and patches under kernel-companion/VERSION/; the default
+# comes from $KJUMP_LINUX, so that a whole test run can switch.
 # CONFIG names a fragment in kernel-companion/configs/ (default: base, the
 # i386 kernel).  Every kernel starts from tinyconfig plus common.config.
 # A fragment with a "# arch: x86_64" line builds for that architecture
 # (default i386, which also takes base.config before any other fragment).
 # A fragment with a "# series-upto: NNNN" line applies only the patches
 # numbered up to NNNN (e.g. a kernel with the preserve-context fixes but
-# without KJUMP).
+# without KJUMP); "# series-upto-VERSION: NNNN" overrides it for the series
+# of that VERSION.
 # The result is cached under $KJUMP_CACHE_DIR (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump), keyed by the hash of
 # the series, every patch it lists, the fragment, this script and the
@@ -26,24 +31,28 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 config=base
 quiet=0
-while getopts c:q opt; do
+version=${KJUMP_LINUX:-6.1}
+while getopts c:k:q opt; do
 	case $opt in
 	c) config=$OPTARG ;;
+	k) version=$OPTARG ;;
 	q) quiet=1 ;;
-	*) echo "usage: $0 [-c CONFIG] [-q]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-c CONFIG] [-k VERSION] [-q]" >&2; exit 2 ;;
 	esac
 done
 
-tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-$version.tar.xz}
 cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}
 fragment=$here/configs/$config.config
-series=$here/series
+companion=$here/$version
+series=$companion/series
 jobs=${KJUMP_JOBS:-$(nproc)}
 
 die() { echo "build-kernel: $*" >&2; exit 1; }
 say() { [ "$quiet" = 1 ] || echo "build-kernel: $*" >&2; }
 
-[ -r "$tarball" ] || die "$tarball: not found (install linux-source-6.1)"
+[ -r "$series" ] || die "linux $version: no series for it (kernel-companion/$version/series)"
+[ -r "$tarball" ] || die "$tarball: not found (install linux-source-$version)"
 [ -r "$fragment" ] || die "$fragment: no such config fragment"
 
 arch=$(sed -n 's/^# arch: *\([a-z0-9_]*\)$/\1/p' "$fragment")
@@ -55,7 +64,11 @@ x86_64) fragments="$here/configs/common.config $fragment" ;;
 *) die "$fragment: arch $arch: want i386 or x86_64" ;;
 esac
 
-upto=$(sed -n 's/^# series-upto: *\([0-9]\{4\}\)$/\1/p' "$fragment")
+# The cut for this version's series if the fragment names one, else the
+# generic one.
+upto=$(sed -n "s/^# series-upto-$version: *\([0-9]\{4\}\)\$/\1/p" "$fragment")
+[ -n "$upto" ] ||
+	upto=$(sed -n 's/^# series-upto: *\([0-9]\{4\}\)$/\1/p' "$fragment")
 patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series" | grep -v '^$' |
 		awk -v upto="${upto:-9999}" 'substr($0, 1, 4) + 0 <= upto + 0' ||
@@ -67,13 +80,17 @@ key=$( {
 	echo "config=$config"
 	cat "$0" $fragments "$series"
 	for p in $(patches); do
-		[ -r "$here/patches/$p" ] || die "series lists $p, not in patches/"
-		cat "$here/patches/$p"
+		[ -r "$companion/patches/$p" ] ||
+			die "$version/series lists $p, not in $version/patches/"
+		cat "$companion/patches/$p"
 	done
 	stat -c '%s %Y' "$tarball"
 } | sha256sum | cut -c1-16)
 
-out=$cache/kernel-$config-$key
+# 6.1 keeps its old names; another version is part of the name.
+name=$config
+[ "$version" = 6.1 ] || name=$config-$version
+out=$cache/kernel-$name-$key
 if [ -f "$out/bzImage" ]; then
 	say "cached: $out"
 	echo "$out"
@@ -81,14 +98,14 @@ if [ -f "$out/bzImage" ]; then
 fi
 
 mkdir -p "$cache"
-exec 9>"$cache/.lock-$config"
+exec 9>"$cache/.lock-$name"
 flock 9
 if [ -f "$out/bzImage" ]; then
 	echo "$out"
 	exit 0
 fi
 
-work=$cache/work-$config-$key
+work=$cache/work-$name-$key
 kmake() {
 	if command -v ccache >/dev/null 2>&1; then
 		CCACHE_DIR=${KJUMP_CCACHE_DIR:-$cache/ccache} \
@@ -105,11 +122,11 @@ say "unpacking $tarball"
 tar -xJf "$tarball" -C "$work" --strip-components=1
 for p in $(patches); do
 	say "applying $p"
-	patch -d "$work" -p1 --quiet --forward <"$here/patches/$p" ||
+	patch -d "$work" -p1 --quiet --forward <"$companion/patches/$p" ||
 		die "$p does not apply"
 done
 
-say "configuring ($config)"
+say "configuring ($config, linux $version)"
 kmake -s tinyconfig >/dev/null
 (cd "$work" && ./scripts/kconfig/merge_config.sh -m .config $fragments) >/dev/null
 kmake -s olddefconfig >/dev/null

@@ -1,13 +1,15 @@
 #!/bin/bash
 # The series' build matrix, as a kernel test robot would run it: for every
 # configuration variant, compile the objects the series touches, with W=1
-# (and sparse with -s), in Debian's linux-source-6.1 with the whole series
+# (and sparse with -s), in Debian's linux-source-VERSION with the whole series
 # and without it, and report what the series adds: a build that fails,
 # warnings that are new.  Then, for the two architectures' test configs,
 # the same after each patch in turn ("each patch builds").
 #
-#   check-builds.sh [-s] [-v VARIANT]... [-p]
+#   check-builds.sh [-k VERSION] [-s] [-v VARIANT]... [-p]
 #
+#   -k   the kernel version: 6.1 (default, or $KJUMP_LINUX) or 6.12, with
+#        its series in kernel-companion/VERSION/
 #   -s   also run sparse (make C=1; needs the sparse package)
 #   -v   only this variant (repeatable; default all, see VARIANTS below)
 #   -p   also the per-patch pass (slow: every patch, two architectures)
@@ -16,12 +18,12 @@
 # seen; build-kernel.sh links the test configs.  Trees and objects go under
 # $KJUMP_CACHE_DIR/check-builds (outside git).  Prints a markdown table;
 # exit status 1 when a variant does not build or has new warnings.
-# KJUMP_COMPANION_DIR: where configs/, patches/ and series are (default:
+# KJUMP_COMPANION_DIR: where configs/ and VERSION/ are (default:
 # this script's directory; for running a copy of the script).
 set -u
 
 here=${KJUMP_COMPANION_DIR:-$(cd "$(dirname "$0")" && pwd)}
-tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+version=${KJUMP_LINUX:-6.1}
 cache=${KJUMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump}/check-builds
 jobs=${KJUMP_JOBS:-$(nproc)}
 configs=$here/configs
@@ -45,26 +47,31 @@ debian-686|i386|@debian-686|CONFIG_KEXEC_JUMP=y
 die() { echo "check-builds: $*" >&2; exit 2; }
 
 sparse=0 per_patch=0 only=
-while getopts spv: opt; do
+while getopts k:spv: opt; do
 	case $opt in
+	k) version=$OPTARG ;;
 	s) sparse=1 ;;
 	p) per_patch=1 ;;
 	v) only="$only $OPTARG" ;;
-	*) echo "usage: $0 [-s] [-v VARIANT]... [-p]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-k VERSION] [-s] [-v VARIANT]... [-p]" >&2; exit 2 ;;
 	esac
 done
-[ -r "$tarball" ] || die "$tarball: not found (install linux-source-6.1)"
+tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-$version.tar.xz}
+companion=$here/$version
+[ "$version" = 6.1 ] || cache=$cache-$version
+[ -r "$companion/series" ] || die "linux $version: no series for it ($companion/series)"
+[ -r "$tarball" ] || die "$tarball: not found (install linux-source-$version)"
 [ $sparse = 0 ] || command -v sparse >/dev/null || die "sparse: not installed (apt-get install sparse)"
 
 patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$here/series" | grep -v '^$'
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$companion/series" | grep -v '^$'
 }
 
 # The .c and .S files the series touches.
 touched() {
 	local p
 	for p in $(patches); do
-		sed -n 's|^+++ b/\(.*\.[cS]\)$|\1|p' "$here/patches/$p"
+		sed -n 's|^+++ b/\(.*\.[cS]\)$|\1|p' "$companion/patches/$p"
 	done | sort -u
 }
 
@@ -75,7 +82,7 @@ series_hash() {
 		i=$((i + 1))
 		[ $i -le "$n" ] || break
 		echo "$p"
-		cat "$here/patches/$p"
+		cat "$companion/patches/$p"
 	done | sha256sum | cut -c1-16
 }
 
@@ -99,7 +106,7 @@ tree() {
 		i=$((i + 1))
 		[ $i -gt "$have" ] || continue
 		[ $i -le "$n" ] || break
-		patch -d "$dir" -p1 --quiet --forward <"$here/patches/$p" ||
+		patch -d "$dir" -p1 --quiet --forward <"$companion/patches/$p" ||
 			{ echo "check-builds: $p does not apply" >&2; return 1; }
 		echo "$i $(series_hash "$i")" >"$dir/.applied"
 	done

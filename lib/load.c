@@ -247,7 +247,9 @@ static int jump_back_entry(const struct kj_ctx *ctx, uint64_t *entry)
  * The way back of an upstream kexec jump: an image of one empty segment
  * whose entry is the caller's re-entry point, loaded with
  * KEXEC_PRESERVE_CONTEXT; kj_exec() (or kj_jump()) then returns to the
- * caller.
+ * caller.  The segment sits at the entry's page, not at 0: since 6.12 the
+ * kernel takes an empty segment as ending one byte before its start, and
+ * one at 0 then covers every page, so that no control page can be found.
  */
 int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry)
 {
@@ -266,7 +268,10 @@ int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry)
 	if (!has_entry)
 		ret = jump_back_entry(ctx, &img.entry);
 	if (!ret) {
-		img.seg[0] = (struct image_segment){ .name = "helper" };
+		img.seg[0] = (struct image_segment){
+			.name = "helper",
+			.mem = img.entry & ~(uint64_t)(PAGE_SIZE_4K - 1),
+		};
 		img.nr_seg = 1;
 		img.flags = KEXEC_PRESERVE_CONTEXT;
 		ret = submit(ctx, &img);

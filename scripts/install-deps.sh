@@ -36,7 +36,7 @@ done
 
 apt-get install -y -q --no-install-recommends --allow-downgrades \
 	build-essential gcc-multilib autoconf automake make pkg-config \
-	qemu-system-x86 linux-source-6.1 \
+	qemu-system-x86 linux-source-6.1 linux-source-6.12 \
 	flex bison bc libelf-dev libssl-dev cpio xz-utils gzip ccache \
 	busybox-static file ca-certificates \
 	clang libclang-rt-14-dev \

@@ -11,6 +11,8 @@
 #                    multiboot harness, no kernel involved
 #   SCENARIO         tests/qemu/run-scenario.sh SCENARIO, our kexec
 #   SCENARIO@debian  the same with KEXEC_IMPL=debian (Debian's kexec-tools)
+#   SCENARIO@6.12    the same on the companion kernel for linux 6.12
+#                    (KJUMP_LINUX=6.12); @6.12@debian combines both
 # and it prints their result lines and exits with their status.  With
 # QEMU_TESTS=no (configure --disable-qemu-tests) it prints one SKIP line.
 #
@@ -36,10 +38,15 @@ purgatory)
 	exec sh "$src/tests/qemu/purgatory/run.sh" "$src" \
 		"${KJUMP_BUILDDIR:-.}/tests/qemu"
 	;;
-*@debian)
-	KEXEC_IMPL=debian exec "$src/tests/qemu/run-scenario.sh" "${name%@debian}"
-	;;
 *)
-	KEXEC_IMPL=ours exec "$src/tests/qemu/run-scenario.sh" "$name"
+	impl=ours
+	case $name in
+	*@debian) impl=debian; name=${name%@debian} ;;
+	esac
+	case $name in
+	*@[0-9]*) KJUMP_LINUX=${name##*@}; name=${name%@*}
+		export KJUMP_LINUX ;;
+	esac
+	KEXEC_IMPL=$impl exec "$src/tests/qemu/run-scenario.sh" "$name"
 	;;
 esac

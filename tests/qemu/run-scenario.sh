@@ -121,6 +121,9 @@
 #   KJUMP_QEMU_LOGDIR  where logs go (default tests/qemu/logs)
 #   KJUMP_CACHE_DIR    cache for the kernel, .debs and initramfs images
 #   KJUMP_KERNEL_CONFIG  fragment for build-kernel.sh -c (default base)
+#   KJUMP_LINUX        the companion kernel's version, 6.1 (default) or 6.12
+#                      (build-kernel.sh -k); not 6.1: the name reads
+#                      qemu/NAME@VERSION
 #   KJUMP_BZIMAGE      use this bzImage instead of building the kernel
 #   KJUMP_TIMEOUT_SCALE  multiply every timeout by this integer (default 1)
 #   KJUMP_VERBOSE=1    print each matched mark with its time on stderr
@@ -136,7 +139,7 @@
 #   FAIL: qemu/NAME: REASON    exit 1  (then the serial log tail on stderr)
 #   SKIP: qemu/NAME: REASON    exit 77 (no qemu-system-i386 or kernel source)
 #   XFAIL: qemu/NAME: REASON (FAILURE)   exit 0, only with an xfail directive
-# With KEXEC_IMPL=debian the name reads qemu/NAME@debian.
+# With KEXEC_IMPL=debian the name reads qemu/NAME@debian (after @VERSION).
 # (bash: run as "sh run-scenario.sh NAME" too)
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -162,13 +165,16 @@ if [ $# != 1 ]; then
 	exit 2
 fi
 name=$1
+linux=${KJUMP_LINUX:-6.1}
+export KJUMP_LINUX=$linux
+base=$name
+[ "$linux" = 6.1 ] || base=$name@$linux
 case $impl in
-ours) label=qemu/$name ;;
-debian) label=qemu/$name@debian ;;
+ours) ;;
+debian) base=$base@debian ;;
 *) echo "run-scenario: KEXEC_IMPL must be ours or debian, not '$impl'" >&2; exit 2 ;;
 esac
-base=$name
-[ "$impl" = ours ] || base=$name@$impl
+label=qemu/$base
 serial=$logdir/$base.serial.log
 steps=$logdir/$base.steps
 
@@ -355,8 +361,8 @@ if [ "$garch" = x86_64 ]; then
 	fi
 else
 	if [ -z "${KJUMP_BZIMAGE:-}" ]; then
-		tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-		[ -r "$tarball" ] || skip "kernel source $tarball not found (install linux-source-6.1)"
+		tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-$linux.tar.xz}
+		[ -r "$tarball" ] || skip "kernel source $tarball not found (install linux-source-$linux)"
 	fi
 	kexec_ours=${KEXEC:-}
 	if [ "$impl" = ours ]; then
@@ -447,6 +453,7 @@ if [ -z "${imgsuffix+set}" ]; then
 	esac
 fi
 imgdir=$imgdir${imgsuffix:-}
+[ "$linux" = 6.1 ] || imgdir=$imgdir-$linux
 if ! KEXEC=$kexec_ours "$here/make-initramfs.sh" -a "$garch" -k "$bzimage" ${mkflags:-} "$imgdir" \
 	>>"$logdir/$base.build.log" 2>&1; then
 	tail -n 20 "$logdir/$base.build.log" >&2

@@ -36,9 +36,13 @@ CRASHED="kexec: jump: the previous kernel crashed while this one was parked; thi
 TRIPS=$(cmdline_word kjump.trips)
 [ "$TRIPS" = none ] && TRIPS=3
 
-# the record's offset in the jump buffer (include/linux/kexec.h, asm/kexec.h)
+# the record's offset in the jump buffer (include/linux/kexec.h, asm/kexec.h):
+# above the copy of relocate_kernel, which 6.1's x86_64 puts in the second
+# control page, after the page table root
 rec_off=$((0x900))
-[ "$(uname -m)" = x86_64 ] && rec_off=$((0x1900))
+case $(uname -m)/$(uname -r) in
+x86_64/6.1.*) rec_off=$((0x1900)) ;;
+esac
 
 # record_bytes PFN: the first 8 bytes of the record (magic, version); A
 # reads its own memory, B reads A's through /proc/vmcore
