@@ -270,7 +270,7 @@ int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry)
 	if (!ret) {
 		img.seg[0] = (struct image_segment){
 			.name = "helper",
-			.mem = img.entry & ~(uint64_t)(PAGE_SIZE_4K - 1),
+			.mem = align_down(img.entry, PAGE_SIZE_4K),
 		};
 		img.nr_seg = 1;
 		img.flags = KEXEC_PRESERVE_CONTEXT;
