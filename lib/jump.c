@@ -142,6 +142,8 @@ static void jump_error(const struct kj_ctx *ctx, int ret, bool back)
 		kj_err(ctx, "jump: %s", kexec_jump_eperm_reason(ctx));
 	else if (ret == -EOWNERDEAD && back)
 		kj_err(ctx, "jump: the previous kernel crashed while this one was parked; this kernel is its crash kernel now, and /proc/vmcore shows it at the crash");
+	else if (ret == -EOWNERDEAD)
+		kj_err(ctx, "jump: the crash kernel panicked during the jump and came back here; the kernel unloaded it (load it again with kexec -p)");
 	else if (ret == -EOPNOTSUPP)
 		kj_err(ctx, "jump: the kernel cannot be saved by a jump on this architecture (a request is pending in /sys/kernel/kexec_jump_request)");
 	else

@@ -80,7 +80,7 @@
 #                        when it passes
 #     skip REASON        do not run: SKIP (exit 77)
 #     allow-panic-after REGEX
-#                        an intended crash: from the first line matching
+#                        an intended crash: from each line matching
 #                        REGEX up to the next kernel banner or guest report
 #                        line (KJ S: ...), lines matching
 #                        "Kernel panic" or "Call Trace" are not kernel
@@ -468,7 +468,7 @@ cur=0           # the next mark to match
 boot=1
 banner=0        # a kernel banner since the last mark
 inwarn=0 wl=0   # inside a tolerated WARNING report
-pstate=0        # allow-panic-after: 0 before REGEX, 1 in the window, 2 after
+pstate=0        # allow-panic-after: 0 before REGEX, 1 in a window, 2 after one
 lines=0         # serial lines read
 checks=0        # "check ... ok" lines seen
 handover=       # the stage that must report next ("KJ S: handover to T")
@@ -510,7 +510,7 @@ scan_errors() {
 		return
 	fi
 	if [ -n "$allow_after" ]; then
-		if [ $pstate = 0 ] && [[ $l =~ $allow_after ]]; then
+		if [ $pstate != 1 ] && [[ $l =~ $allow_after ]]; then
 			pstate=1
 		elif [ $pstate = 1 ]; then
 			# the next kernel speaks: booted, or entered where a

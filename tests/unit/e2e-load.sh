@@ -44,7 +44,8 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	unload-busy unload-discard discard-misused exec-not-loaded exec-loaded
 	exec-no-sync-no-ifdown force jump jump-refused jump-save-refused
 	jump-stock-kernel
-	jump-nothing-loaded jump-back jump-back-crashed default-shutdown
+	jump-nothing-loaded jump-back jump-back-crashed jump-peer-crashed
+	default-shutdown
 	missing-kernel
 	load-panic panic-cmdline-too-long panic-reuse-cmdline status-crash
 	status-normal preserve-load preserve-window-too-big preserve-exec
@@ -413,6 +414,11 @@ t_jump_refused() {
 # An x86_64 companion kernel refuses a jump that saves it (a request).
 t_jump_save_refused() {
 	jump_refused_with EOPNOTSUPP "jump: the kernel cannot be saved by a jump on this architecture (a request is pending in /sys/kernel/kexec_jump_request)"
+}
+
+# The crash kernel panicked during the jump and came back (patch 0024).
+t_jump_peer_crashed() {
+	jump_refused_with EOWNERDEAD "jump: the crash kernel panicked during the jump and came back here; the kernel unloaded it (load it again with kexec -p)"
 }
 
 # A stock kernel: say so, and never call reboot(2).

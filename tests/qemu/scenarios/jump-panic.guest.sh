@@ -11,7 +11,8 @@
 #    (/dev/mem).  Then unloading or reloading B is refused while it is
 #    parked (patch 0022).  Then fill
 #    32 MiB with memfill's pattern, which no earlier jump saw, and
-#    crash (sysrq-c, on CPU 0: B can only be entered from there).
+#    crash (sysrq-c, on CPU kjump.crashcpu=, default 1: B can only be
+#    entered from CPU 0, so a crash on CPU 1 hands over to it by NMI).
 # B: on every entry, A's record holds the magic (B reads it through
 #    /proc/vmcore); jump back.  After N trips the pending kexec -j fails with
 #    kexec's "the previous kernel crashed" line, the kernel said so once,
@@ -19,12 +20,13 @@
 #    crash-time pattern is in /proc/vmcore, and a second kexec -j is
 #    refused the same way.
 #: timeout 300
-#: append crashkernel=64M kjump.trips=3
+#: append crashkernel=64M kjump.trips=3 kjump.crashcpu=1
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: allow-panic-after ^KJ A: handover to B \(crash\)$
 #: mark A.start
 #: mark B.start 120
 #: console 90 Kernel panic - not syncing: sysrq triggered crash
+#: console 30 kexec jump: crash on CPU 1: entering the parked crash kernel from CPU 0$
 #: mark B.end 120
 . /lib/kjump/common.sh
 
@@ -35,6 +37,8 @@ CRASHED="kexec: jump: the previous kernel crashed while this one was parked; thi
 
 TRIPS=$(cmdline_word kjump.trips)
 [ "$TRIPS" = none ] && TRIPS=3
+CRASHCPU=$(cmdline_word kjump.crashcpu)
+[ "$CRASHCPU" = none ] && CRASHCPU=1
 
 # the record's offset in the jump buffer (include/linux/kexec.h, asm/kexec.h):
 # above the copy of relocate_kernel, which 6.1's x86_64 puts in the second
@@ -90,10 +94,10 @@ TABLE
 	kj_memfill_start $MIB "$tag" || exit 1
 	kj_eq memfill "$(kj_memfill_verify)" "memfill: verify $PAGES pages: OK" || exit 1
 	kj_slot kexec_crash_loaded 1
-	# on CPU 0: B resumes as the CPU it left from, so only a crash there
-	# can enter it (patch 0021)
+	# B resumes as the CPU it left from, CPU 0: a crash on CPU 1 hands
+	# over to CPU 0 (patch 0025)
 	kj_handover B crash
-	taskset 1 sh -c 'echo c >/proc/sysrq-trigger'
+	taskset -c "$CRASHCPU" sh -c 'echo c >/proc/sysrq-trigger'
 	kj_fail crash "still running after sysrq-c"
 	exit 1
 	;;

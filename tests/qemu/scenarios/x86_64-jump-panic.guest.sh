@@ -6,11 +6,12 @@
 #: arch x86_64
 #: config x86_64
 #: timeout 300
-#: append crashkernel=64M kjump.trips=3
+#: append crashkernel=64M kjump.trips=3 kjump.crashcpu=1
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: allow-panic-after ^KJ A: handover to B \(crash\)$
 #: mark A.start
 #: mark B.start 120
 #: console 90 Kernel panic - not syncing: sysrq triggered crash
+#: console 30 kexec jump: crash on CPU 1: entering the parked crash kernel from CPU 0$
 #: mark B.end 120
 exec sh /scenarios/jump-panic.sh
