@@ -29,6 +29,7 @@
 #: timeout 300
 #: disk 16
 #: append crashkernel=64M kjump.trips=20
+#: reject kexec_trylock\(\) failed
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours; see jump-debian-baseline
 #: mark A.start
 #: mark B.start 120
