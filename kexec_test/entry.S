@@ -17,19 +17,16 @@
  * return address.  Our stack is inside the image, so it survives the
  * page swap in between.
  *
- * The kernel's way back (relocate_kernel_32.S, then restore_processor_state)
- * reloads GDTR, DS, ES, SS, FS and GS, but never CS: it expects to be
- * called by a peer Linux kernel, with __KERNEL_CS in CS.  A different CS
- * selector would be reloaded from the kernel's own GDT by the first iret
- * and fault there.  So the jump back is made, as a peer kernel would make
- * it, with CS=0x60 and DS=ES=SS=0x68: flat descriptors in our GDT too.
+ * The jump back is made with our own selectors, CS=0x10 and
+ * DS..SS=0x18, not the kernel's __KERNEL_CS (0x60) and __KERNEL_DS (0x68):
+ * the kernel's way back must reload every segment register from its own
+ * GDT (companion patch "Reload CS on return from a 32-bit preserve_context
+ * kexec"); a kernel that left CS alone would fault at its first iret,
+ * where 0x10 is no code segment.
  */
 
 #define BOOT_CS		0x10
 #define BOOT_DS		0x18
-/* Linux i386 __KERNEL_CS / __KERNEL_DS (GDT entries 12 and 13) */
-#define KERNEL_CS	0x60
-#define KERNEL_DS	0x68
 
 	.code32
 	.section .text.entry, "ax", @progbits
@@ -75,7 +72,7 @@ _start:
 
 /*
  * void kt_load_gdt(void): our own flat GDT, CS=0x10, DS..GS=0x18 (the
- * Linux boot selectors; 0x60 and 0x68 are only for the way back).  The entry GDT may be gone (--args-none: the
+ * Linux boot selectors).  The entry GDT may be gone (--args-none: the
  * kernel invalidated GDTR) or be about to be swapped out.
  */
 	.text
@@ -107,13 +104,7 @@ kt_jump_back:
 	pushl	%edi
 	movl	20(%esp), %eax
 	movl	%esp, kt_saved_esp
-	ljmp	$KERNEL_CS, $1f
-1:	movl	$KERNEL_DS, %ecx
-	movl	%ecx, %ds
-	movl	%ecx, %es
-	movl	%ecx, %fs
-	movl	%ecx, %gs
-	movl	%ecx, %ss
+	/* CS=0x10, DS..SS=0x18: kt_load_gdt() ran before every jump back */
 	call	*%eax
 	/*
 	 * kt_resumed: the kernel calls us here.  Paging is off, interrupts
@@ -142,9 +133,6 @@ gdt:
 	.quad	0				/* 0x08: unused */
 	.quad	0x00cf9b000000ffff		/* 0x10: code, exec/read, 4 GiB */
 	.quad	0x00cf93000000ffff		/* 0x18: data, read/write, 4 GiB */
-	.fill	8, 8, 0				/* 0x20..0x58: unused */
-	.quad	0x00cf9b000000ffff		/* 0x60: as 0x10, for the way back */
-	.quad	0x00cf93000000ffff		/* 0x68: as 0x18 */
 gdt_end:
 	.balign	4
 	.word	0

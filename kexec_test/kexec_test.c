@@ -456,6 +456,7 @@ void kt_main(void)
 	}
 	if (!back)
 		halt();
+	puts_raw("kexec_test: jump back with CS=0x10 DS=0x18\n");
 	for (n = 1;; n++) {
 		back = kt_jump_back(back);
 		puts_raw("kexec_test: resumed n=");

@@ -12,6 +12,7 @@
 #: console 5 ^kexec_test: check eflags: ok
 #: console 5 ^kexec_test: jump back to 0x[0-9a-f]{8} \(0\(%esp\) at entry\)$
 #: console 5 ^kexec_test: PASS$
+#: console 5 ^kexec_test: jump back with CS=0x10 DS=0x18$
 #: console 30 ^kexec_test: resumed n=1$
 #: console 30 ^kexec_test: resumed n=2$
 #: mark A.end 60
