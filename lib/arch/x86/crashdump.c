@@ -366,7 +366,12 @@ static int add_cmdline_words(const struct load_request *req,
 	if (cmdline_has_key(req->cmdline, "kexec_jump_buf_pfn="))
 		return 0;
 	ret = read_jump_buf_pfn(req->ctx, &pfn);
-	if (ret == -ENOENT)
+	/*
+	 * -ENOENT: a stock kernel.  -EPERM: hidden by lockdown's
+	 * confidentiality level, which forbids jumps too: B is an ordinary
+	 * crash kernel either way.
+	 */
+	if (ret == -ENOENT || ret == -EPERM)
 		return 0;
 	if (ret) {
 		kj_err(req->ctx, "/sys/kernel/kexec_jump_buf_pfn: %s",
