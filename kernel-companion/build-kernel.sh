@@ -16,6 +16,10 @@
 # numbered up to NNNN (e.g. a kernel with the preserve-context fixes but
 # without KJUMP); "# series-upto-VERSION: NNNN" overrides it for the series
 # of that VERSION.
+# A fragment with "# test-source: PATH" lines (PATH from the top of this
+# repository) also builds those C files into drivers/misc: test-only
+# drivers the QEMU scenarios need (tests/qemu/kernel/), not part of the
+# series.
 # The result is cached under $KJUMP_CACHE_DIR (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/kexec-tools-kjump), keyed by the hash of
 # the series, every patch it lists, the fragment, this script and the
@@ -69,6 +73,12 @@ esac
 upto=$(sed -n "s/^# series-upto-$version: *\([0-9]\{4\}\)\$/\1/p" "$fragment")
 [ -n "$upto" ] ||
 	upto=$(sed -n 's/^# series-upto: *\([0-9]\{4\}\)$/\1/p' "$fragment")
+top=$(cd "$here/.." && pwd)
+test_sources=$(sed -n 's/^# test-source: *\([A-Za-z0-9_./-]*\.c\)$/\1/p' "$fragment")
+for t in $test_sources; do
+	[ -r "$top/$t" ] || die "$fragment: test-source $t: not found"
+done
+
 patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series" | grep -v '^$' |
 		awk -v upto="${upto:-9999}" 'substr($0, 1, 4) + 0 <= upto + 0' ||
@@ -83,6 +93,10 @@ key=$( {
 		[ -r "$companion/patches/$p" ] ||
 			die "$version/series lists $p, not in $version/patches/"
 		cat "$companion/patches/$p"
+	done
+	for t in $test_sources; do
+		echo "test-source $t"
+		cat "$top/$t"
 	done
 	stat -c '%s %Y' "$tarball"
 } | sha256sum | cut -c1-16)
@@ -124,6 +138,12 @@ for p in $(patches); do
 	say "applying $p"
 	patch -d "$work" -p1 --quiet --forward <"$companion/patches/$p" ||
 		die "$p does not apply"
+done
+for t in $test_sources; do
+	obj=$(basename "$t" .c)
+	say "adding test driver $t"
+	cp "$top/$t" "$work/drivers/misc/$obj.c"
+	echo "obj-y += $obj.o" >>"$work/drivers/misc/Makefile"
 done
 
 say "configuring ($config, linux $version)"

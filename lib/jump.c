@@ -147,7 +147,7 @@ static void jump_error(const struct kj_ctx *ctx, int ret, bool back)
 	else if (ret == -EOPNOTSUPP)
 		kj_err(ctx, "jump: the kernel cannot be saved by a jump on this architecture (a request is pending in /sys/kernel/kexec_jump_request)");
 	else
-		kj_err(ctx, "jump: %s", reboot_strerror(ret, "another kexec operation or a hibernation (/dev/snapshot open) is in progress, or a task refused to freeze"));
+		kj_err(ctx, "jump: %s", reboot_strerror(ret, "another kexec operation or a hibernation (/dev/snapshot open) is in progress, or a task or a device refused to freeze (see dmesg)"));
 }
 
 /* The companion's LINUX_REBOOT_CMD_KJUMP, into the crash slot or back. */

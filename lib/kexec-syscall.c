@@ -209,7 +209,7 @@ const char *kexec_file_strerror(const struct kj_ctx *ctx, int err)
 
 /*
  * EPERM from LINUX_REBOOT_CMD_KJUMP: no CAP_SYS_BOOT, or the companion
- * kernel refusing a jump where it would refuse a load (patch 0015).
+ * kernel refusing a jump where it would refuse a load (patch 0017).
  */
 const char *kexec_jump_eperm_reason(const struct kj_ctx *ctx)
 {

@@ -45,7 +45,7 @@ const char *kexec_file_strerror(const struct kj_ctx *ctx, int err);
  * Either of the two for a load or an unload of a slot (file: by
  * kexec_file_load).  For the crash slot, EBUSY is also a crash kernel
  * parked in a kexec jump, which the companion kernel does not drop
- * unasked (patch 0022).
+ * unasked (patch 0024).
  */
 const char *kexec_slot_strerror(const struct kj_ctx *ctx, int err,
 				bool crash, bool file);

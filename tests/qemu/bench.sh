@@ -17,12 +17,17 @@
 #                                   medians of finished hib-resume-bench runs
 #   bench.sh --latency-table SERIAL_LOG  p50/p90/max of the warm round
 #                                   trips of a finished jump run
+#   bench.sh --latency              only the tail-latency runs (make
+#                                   bench-latency): the jump scenario with
+#                                   BENCH_LATENCY_TRIPS round trips on each
+#                                   kernel of BENCH_LATENCY_LINUX
 #   bench.sh --hib-table SERIAL_LOG STEPS  the hibernation table from a
 #                                   finished hib-bench run (make bench runs
 #                                   it after the kexec benchmark)
 #
 # Environment: BENCH_RUNS (default 7), BENCH_TRIPS (default 6, at least 2:
-# trip 1 boots B and is left out of the median), and everything
+# trip 1 boots B and is left out of the median), BENCH_LATENCY_TRIPS
+# (default 51), BENCH_LATENCY_LINUX (default "6.1 6.12"), and everything
 # run-scenario.sh reads (KEXEC, KJUMP_QEMU_LOGDIR, KJUMP_TIMEOUT_SCALE...).
 # The table also goes to $KJUMP_QEMU_LOGDIR/bench.txt.
 set -u
@@ -300,7 +305,38 @@ resume_table() {
 	}'
 }
 
+# latency_runs: the jump scenario with BENCH_LATENCY_TRIPS round trips on
+# the companion kernel of each version in BENCH_LATENCY_LINUX, and the
+# p50/p90/max table of each (LOGDIR/jump-latency[@VERSION].txt).
+latency_runs() {
+	local ltrips=${BENCH_LATENCY_TRIPS:-51} v name
+	[[ $ltrips =~ ^[1-9][0-9]*$ ]] && [ "$ltrips" -ge 3 ] ||
+		{ echo "bench: BENCH_LATENCY_TRIPS must be an integer >= 3, not '$ltrips'" >&2; return 2; }
+	gen_jump_host "$ltrips" >"$logdir/jump-$ltrips.host" || return 1
+	for v in ${BENCH_LATENCY_LINUX:-6.1 6.12}; do
+		name=jump
+		[ "$v" = 6.1 ] || name=jump@$v
+		echo "== tail latency: scenario $name, $ltrips round trips"
+		KJUMP_LINUX=$v KJUMP_HOST_FILE=$logdir/jump-$ltrips.host \
+			"$here/run-scenario.sh" jump ||
+			{ echo "== bench: the $name run failed (logs: $logdir/$name.*)" >&2; return 1; }
+		cp "$logdir/$name.serial.log" "$logdir/${name/jump/jump-latency}.serial.log" || return 1
+		BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC'), linux $v" \
+			latency_table "$logdir/${name/jump/jump-latency}.serial.log" \
+			>"$logdir/${name/jump/jump-latency}.txt" || return 1
+		cat "$logdir/${name/jump/jump-latency}.txt"
+		echo
+	done
+}
+
 case ${1:-} in
+--latency)
+	[ $# = 1 ] || { echo "usage: $0 --latency" >&2; exit 2; }
+	logdir=${KJUMP_QEMU_LOGDIR:-$here/logs}
+	export KJUMP_QEMU_LOGDIR=$logdir
+	mkdir -p "$logdir" || exit 1
+	latency_runs
+	exit ;;
 --latency-table)
 	[ $# = 2 ] || { echo "usage: $0 --latency-table SERIAL_LOG" >&2; exit 2; }
 	latency_table "$2"
@@ -325,7 +361,7 @@ case ${1:-} in
 	table "$2" ${3:+"$3"}
 	exit ;;
 '') ;;
-*) echo "usage: $0 [--host RUNS TRIPS | --table SERIAL_LOG]" >&2; exit 2 ;;
+*) echo "usage: $0 [--latency | --host RUNS TRIPS | --table SERIAL_LOG]" >&2; exit 2 ;;
 esac
 
 runs=${BENCH_RUNS:-7}
@@ -355,9 +391,6 @@ cat "$logdir/bench.txt"
 echo
 echo "(also in $logdir/bench.txt; raw lines: grep 'KJ A: bench' $logdir/bench.serial.log)"
 echo
-ltrips=${BENCH_LATENCY_TRIPS:-51}
-[[ $ltrips =~ ^[1-9][0-9]*$ ]] && [ "$ltrips" -ge 3 ] ||
-	{ echo "bench: BENCH_LATENCY_TRIPS must be an integer >= 3, not '$ltrips'" >&2; exit 2; }
 echo "== x86_64: scenario x86_64-bench, $runs runs per load metric (Debian's amd64 kernel)"
 sed "s/kjump\.runs=[0-9]*/kjump.runs=$runs/" "$here/scenarios/x86_64-bench.guest.sh" \
 	>"$logdir/x86_64-bench-$runs.host" || exit 1
@@ -383,15 +416,7 @@ else
 	cat "$logdir/x86_64-jump-bench.txt"
 fi
 echo
-echo "== tail latency: scenario jump, $ltrips round trips"
-gen_jump_host "$ltrips" >"$logdir/jump-$ltrips.host" || exit 1
-KJUMP_HOST_FILE=$logdir/jump-$ltrips.host "$here/run-scenario.sh" jump ||
-	{ echo "== bench: the jump run failed (logs: $logdir/jump.*)" >&2; exit 1; }
-cp "$logdir/jump.serial.log" "$logdir/jump-latency.serial.log" || exit 1
-BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC')" \
-	latency_table "$logdir/jump-latency.serial.log" >"$logdir/jump-latency.txt" || exit 1
-cat "$logdir/jump-latency.txt"
-echo
+latency_runs || exit 1
 echo "== hibernation: scenario hib-bench"
 "$here/run-scenario.sh" hib-bench ||
 	{ echo "== bench: hib-bench failed (logs: $logdir/hib-bench.*)" >&2; exit 1; }

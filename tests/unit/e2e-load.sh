@@ -301,7 +301,7 @@ t_unload() {
 }
 
 # The companion refuses to drop a crash kernel parked in a jump (patch
-# 0022): EBUSY, and /sys/kernel/kexec_jump_parked says why.
+# 0024): EBUSY, and /sys/kernel/kexec_jump_parked says why.
 PARKED="the crash kernel is parked in a kexec jump (kexec -j returns into it); kexec -p -u --discard unloads it, and its state with it"
 t_unload_parked() {
 	companion
@@ -416,7 +416,7 @@ t_jump_save_refused() {
 	jump_refused_with EOPNOTSUPP "jump: the kernel cannot be saved by a jump on this architecture (a request is pending in /sys/kernel/kexec_jump_request)"
 }
 
-# The crash kernel panicked during the jump and came back (patch 0024).
+# The crash kernel panicked during the jump and came back (patch 0026).
 t_jump_peer_crashed() {
 	jump_refused_with EOWNERDEAD "jump: the crash kernel panicked during the jump and came back here; the kernel unloaded it (load it again with kexec -p)"
 }
@@ -447,7 +447,7 @@ t_jump_back() {
 		fail "reboot calls: $(calls | grep '^reboot ' | tr '\n' '|')"
 }
 
-# In B: A crashed while B was parked and entered it instead (patch 0021).
+# In B: A crashed while B was parked and entered it instead (patch 0023).
 t_jump_back_crashed() {
 	companion
 	echo "console=ttyS0 kexec_jump_buf_pfn=0x1f00 kexec_backup=0x9ec00@0x1000:0x1ef61000" \

@@ -365,6 +365,31 @@ kj_counter_wait() {
 	if [ "$_now" -gt "$1" ]; then echo "$_now advanced"; else echo "$_now stuck"; fi
 }
 
+# kj_jump_trip LABEL [SAY]: A's kexec -j into B and back, with the counter
+# loop of kj_counter_start running: "handover to B (LABEL)" first (SAY=0:
+# "LABEL" only, for a jump that is not to reach B, or whose B cannot say
+# anything before A reports again), then its stderr lines.  Sets kj_rc and
+# kj_cw (kj_counter_wait's "NOW advanced|stuck"); stderr in /tmp/jump.err.
+kj_jump_trip() {
+	_prev=$(kj_counter_read)
+	if [ "${2:-1}" = 0 ]; then kj_say "$1"; else kj_handover B "$1"; fi
+	"$KEXEC" -j 2>/tmp/jump.err
+	kj_rc=$?
+	kj_say_lines "$1 stderr: " /tmp/jump.err
+	kj_cw=$(kj_counter_wait "$_prev")
+}
+
+# kj_jump_back LABEL [SAY]: B's kexec -j back into A, "handover to A
+# (LABEL)" first (SAY=0: "LABEL" only, for a way back on which A crashes
+# before it can report), then its stderr lines.  Sets kj_rc; stderr in
+# /tmp/jump.err.
+kj_jump_back() {
+	if [ "${2:-1}" = 0 ]; then kj_say "$1"; else kj_handover A "$1"; fi
+	"$KEXEC" -j 2>/tmp/jump.err
+	kj_rc=$?
+	kj_say_lines "$1 stderr: " /tmp/jump.err
+}
+
 # kj_request_len: the request length in the kexec jump parameter page
 # (a u32 at offset 64 of /sys/kernel/kexec_jump_request): 0 when no
 # request is pending.

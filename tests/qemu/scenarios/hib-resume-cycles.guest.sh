@@ -61,7 +61,7 @@ put_location() {
 
 cycle() {                  # cycle N TARGET
 	# after the snapshot, B is parked (its writer ran --once), and a
-	# parked crash kernel is only replaced when asked (patch 0022); after
+	# parked crash kernel is only replaced when asked (patch 0024); after
 	# a resume, A has unloaded it itself
 	if [ "$(cat /sys/kernel/kexec_jump_parked)" = 1 ]; then
 		kj_run_ok "discard $1" "$KEXEC" -p -u --discard || exit 1

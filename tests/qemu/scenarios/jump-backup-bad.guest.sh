@@ -1,6 +1,6 @@
 #!/bin/sh
 # jump-backup-bad: B checks everything its command line tells it about
-# the way back (patch 0023), one bad value per boot, by hand on B's command
+# the way back (patch 0025), one bad value per boot, by hand on B's command
 # line (an explicit kexec_backup= or kexec_jump_buf_pfn= in --append wins
 # over kexec's own).  Purgatory still saves A's low memory where kexec put
 # it; only B's view is wrong.

@@ -12,7 +12,7 @@
 #    --append; kexec -j back must be refused (the kernel finds the pfn in
 #    its own memory and returns -EINVAL, and says so in dmesg); B carries
 #    on; with kernel.kexec_load_disabled=1 the jump back is refused with
-#    EPERM (patch 0015); B ends the run.
+#    EPERM (patch 0017); B ends the run.
 #: timeout 150
 #: append crashkernel=64M
 #: debian skip kexec -j is ours
@@ -70,7 +70,7 @@ TABLE
 	kj_true dmesg-names-pfn "dmesg lacks 'kexec_jump_buf_pfn=0x...: in this kernel's own memory'" \
 		sh -c "dmesg | grep -Eq \"kexec_jump_buf_pfn=0x[0-9a-f]+: in this kernel's own memory\\\$\""
 	kj_match alive-after-back "$(cut -d' ' -f1 /proc/uptime)" '^[0-9.]+$'
-	# back is refused where a load would be (patch 0015), before the pfn
+	# back is refused where a load would be (patch 0017), before the pfn
 	# is looked at; last: the sysctl stays set until reboot
 	kj_true sysctl "cannot set kernel.kexec_load_disabled" \
 		sh -c 'echo 1 >/proc/sys/kernel/kexec_load_disabled'

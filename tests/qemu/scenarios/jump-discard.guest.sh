@@ -1,6 +1,6 @@
 #!/bin/sh
 # jump-discard: a crash kernel parked in a kexec jump is dropped only when
-# asked (patch 0022): kexec -p -u --discard unloads it, and the next crash
+# asked (patch 0024): kexec -p -u --discard unloads it, and the next crash
 # kernel loaded boots afresh on the next jump.
 #
 # A: load B (kjump.gen=1), one round trip; /sys/kernel/kexec_jump_parked

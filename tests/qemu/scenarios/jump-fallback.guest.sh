@@ -1,6 +1,6 @@
 #!/bin/sh
 # jump-fallback: three round trips on a kernel WITHOUT KJUMP (patches
-# 0001-0003 only, config nokjump): kexec -j on both sides must take the
+# 0001-0005 only, config nokjump): kexec -j on both sides must take the
 # upstream preserve-context path by itself.  A checks the kernel has no
 # KJUMP.  See jump-upstream.guest.sh (kjump.way=jump).
 #: config nokjump

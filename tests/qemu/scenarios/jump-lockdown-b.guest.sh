@@ -1,7 +1,7 @@
 #!/bin/sh
 # jump-lockdown-b: the jump-lockdown scenario in the other direction: B,
 # entered a second time, locks itself down (integrity) and its kexec -j
-# back is refused; the run ends in B (patch 0015).  Same guest script.
+# back is refused; the run ends in B (patch 0017).  Same guest script.
 #: timeout 240
 #: config lockdown
 #: append crashkernel=64M kjump.lockdown=b

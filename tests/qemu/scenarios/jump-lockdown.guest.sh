@@ -1,7 +1,7 @@
 #!/bin/sh
 # jump-lockdown: LINUX_REBOOT_CMD_KJUMP is refused where a load is, under
-# lockdown (patch 0015), and the jump buffer's address is hidden at the
-# confidentiality level (patch 0027).  Kernel with the lockdown LSM
+# lockdown (patch 0017), and the jump buffer's address is hidden at the
+# confidentiality level (patch 0029).  Kernel with the lockdown LSM
 # (config lockdown).  Shared by jump-lockdown-b (kjump.lockdown=b).
 #
 # A: load B, one round trip with lockdown off.  Without kjump.lockdown=b:

@@ -1,15 +1,15 @@
 #!/bin/sh
 # jump-panic: a real crash in A after kexec jump round trips still ends in
-# a dump (patch 0021).  After a jump B owns the crash region, so purgatory
+# a dump (patch 0023).  After a jump B owns the crash region, so purgatory
 # cannot boot it again; a crash enters B where it stopped instead, and B
 # stays as A's crash kernel.  Also: the jump record names a way back only
-# while B runs (patch 0020).
+# while B runs (patch 0022).
 #
 # A: load B with kexec -p, then kjump.trips=N round trips (kexec -j exits
 #    0, the same shell, the counter advanced); after each one the record
 #    at KEXEC_JUMP_RECORD_OFFSET in A's jump buffer reads all zero
 #    (/dev/mem).  Then unloading or reloading B is refused while it is
-#    parked (patch 0022).  Then fill
+#    parked (patch 0024).  Then fill
 #    32 MiB with memfill's pattern, which no earlier jump saw, and
 #    crash (sysrq-c, on CPU kjump.crashcpu=, default 1: B can only be
 #    entered from CPU 0, so a crash on CPU 1 hands over to it by NMI).
@@ -82,7 +82,7 @@ A)
 		k=$((k + 1))
 	done
 	kill $cpid
-	# B is parked: unloading or replacing it is refused (patch 0022),
+	# B is parked: unloading or replacing it is refused (patch 0024),
 	# and the crash below shows it survived
 	kj_slot kexec_jump_parked 1
 	kj_table <<'TABLE'
@@ -95,7 +95,7 @@ TABLE
 	kj_eq memfill "$(kj_memfill_verify)" "memfill: verify $PAGES pages: OK" || exit 1
 	kj_slot kexec_crash_loaded 1
 	# B resumes as the CPU it left from, CPU 0: a crash on CPU 1 hands
-	# over to CPU 0 (patch 0025)
+	# over to CPU 0 (patch 0027)
 	kj_handover B crash
 	taskset -c "$CRASHCPU" sh -c 'echo c >/proc/sysrq-trigger'
 	kj_fail crash "still running after sysrq-c"

@@ -147,7 +147,7 @@ A)
 		kj_say "warm round trip median ms=$m (trips 2..$TRIPS) min=$(head -n 1 /tmp/warm) max=$(tail -n 1 /tmp/warm)"
 	fi
 	if [ "$(uname -m)" = x86_64 ]; then
-		# a jump cannot save A on x86_64 (patch 0019): a request is
+		# a jump cannot save A on x86_64 (patch 0021): a request is
 		# refused when written, and kexec says so before preparing
 		# anything; the crash kernel stays loaded
 		printf 'kjump-test-request save\n' >/tmp/req
@@ -161,7 +161,7 @@ TABLE
 		kj_eq no-image "$([ -e /tmp/img ] && echo created || echo none)" none
 		kj_slot kexec_crash_loaded 1
 	fi
-	# refused where a load would be (patch 0015); last: the sysctl stays
+	# refused where a load would be (patch 0017); last: the sysctl stays
 	# set until reboot
 	kj_true sysctl "cannot set kernel.kexec_load_disabled" \
 		sh -c 'echo 1 >/proc/sys/kernel/kexec_load_disabled'

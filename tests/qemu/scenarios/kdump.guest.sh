@@ -114,7 +114,7 @@ B)
 	if [ "$KJ_IMPL" = ours ]; then
 		kj_match kexec_backup "$(cmdline_word kexec_backup)" '^0x9ec00@0x1000:0x[0-9a-f]+$'
 		# a companion A names its jump buffer; with no jump before the
-		# crash, B says once that this is an ordinary boot (patch 0024)
+		# crash, B says once that this is an ordinary boot (patch 0026)
 		pfn=$(cmdline_word kexec_jump_buf_pfn)
 		if [ "$pfn" != none ]; then
 			kj_eq ordinary-boot "$(dmesg | sed "s/^\[[ 0-9.]*\] //" | grep 'kexec_core: ' | grep -i 'jump\|backup')" \

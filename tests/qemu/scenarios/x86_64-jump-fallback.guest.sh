@@ -1,6 +1,6 @@
 #!/bin/sh
 # x86_64-jump-fallback: jump-fallback on an x86_64 kernel WITHOUT KJUMP
-# (patches 0001-0005 only, config x86_64-nokjump: the fixes that make the
+# (patches 0001-0007 only, config x86_64-nokjump: the fixes that make the
 # upstream 64-bit preserve-context jump work at all): kexec -j on both
 # sides must take the upstream path by itself, 3 round trips, with the
 # 64-bit purgatory forwarding the way back.  Same guest script.

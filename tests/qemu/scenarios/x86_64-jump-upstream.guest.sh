@@ -2,7 +2,7 @@
 # x86_64-jump-upstream: jump-upstream on the x86_64 companion kernel
 # (config x86_64): our kexec's upstream-style jump (KEXEC_PRESERVE_CONTEXT)
 # with the 64-bit purgatory forwarding the way back, 3 round trips.
-# Patches 0004 (GDT on the way back) and 0005 (B maps the helper's entry)
+# Patches 0006 (GDT on the way back) and 0007 (B maps the helper's entry)
 # make the stock path work on 6.1.  Same guest script.
 #: arch x86_64
 #: config x86_64

@@ -1,6 +1,6 @@
 #!/bin/sh
 # x86_64-jump: the jump scenario on the x86_64 companion kernel (config
-# x86_64, patches 0004, 0016, 0017): kexec -p, then 20 kexec -j round trips with
+# x86_64, patches 0006, 0018, 0019): kexec -p, then 20 kexec -j round trips with
 # 2 vCPUs and the same checks as on i386 (same guest script).
 #: arch x86_64
 #: config x86_64

@@ -4,7 +4,7 @@
 # in B with A's memory intact in /proc/vmcore.  The series puts the crash
 # image's control pages in the kexec jump buffer, outside the crash region,
 # where kexec_mark_crashkres() assumed them inside and write-protected
-# live memory (fixed by patch 0017).  Same guest script and checks.
+# live memory (fixed by patch 0019).  Same guest script and checks.
 #: arch x86_64
 #: config x86_64
 #: debian skip x86_64-kdump@debian runs Debian's kdump
