@@ -308,10 +308,14 @@ resume_table() {
 # latency_runs: the jump scenario with BENCH_LATENCY_TRIPS round trips on
 # the companion kernel of each version in BENCH_LATENCY_LINUX, and the
 # p50/p90/max table of each (LOGDIR/jump-latency[@VERSION].txt).
-latency_runs() {
-	local ltrips=${BENCH_LATENCY_TRIPS:-51} v name
+latency_trips() {
+	ltrips=${BENCH_LATENCY_TRIPS:-51}
 	[[ $ltrips =~ ^[1-9][0-9]*$ ]] && [ "$ltrips" -ge 3 ] ||
 		{ echo "bench: BENCH_LATENCY_TRIPS must be an integer >= 3, not '$ltrips'" >&2; return 2; }
+}
+
+latency_runs() {
+	local v name out
 	gen_jump_host "$ltrips" >"$logdir/jump-$ltrips.host" || return 1
 	for v in ${BENCH_LATENCY_LINUX:-6.1 6.12}; do
 		name=jump
@@ -320,11 +324,11 @@ latency_runs() {
 		KJUMP_LINUX=$v KJUMP_HOST_FILE=$logdir/jump-$ltrips.host \
 			"$here/run-scenario.sh" jump ||
 			{ echo "== bench: the $name run failed (logs: $logdir/$name.*)" >&2; return 1; }
-		cp "$logdir/$name.serial.log" "$logdir/${name/jump/jump-latency}.serial.log" || return 1
+		out=$logdir/${name/jump/jump-latency}
+		cp "$logdir/$name.serial.log" "$out.serial.log" || return 1
 		BENCH_NOTE="run: $(date -u '+%Y-%m-%d %H:%M UTC'), linux $v" \
-			latency_table "$logdir/${name/jump/jump-latency}.serial.log" \
-			>"$logdir/${name/jump/jump-latency}.txt" || return 1
-		cat "$logdir/${name/jump/jump-latency}.txt"
+			latency_table "$out.serial.log" >"$out.txt" || return 1
+		cat "$out.txt"
 		echo
 	done
 }
@@ -335,6 +339,7 @@ case ${1:-} in
 	logdir=${KJUMP_QEMU_LOGDIR:-$here/logs}
 	export KJUMP_QEMU_LOGDIR=$logdir
 	mkdir -p "$logdir" || exit 1
+	latency_trips || exit 2
 	latency_runs
 	exit ;;
 --latency-table)
@@ -369,6 +374,7 @@ trips=${BENCH_TRIPS:-6}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: BENCH_RUNS must be a positive integer, not '$runs'" >&2; exit 2; }
 [[ $trips =~ ^[1-9][0-9]*$ ]] && [ "$trips" -ge 2 ] ||
 	{ echo "bench: BENCH_TRIPS must be an integer >= 2 (trip 1 boots B), not '$trips'" >&2; exit 2; }
+latency_trips || exit 2
 logdir=${KJUMP_QEMU_LOGDIR:-$here/logs}
 export KJUMP_QEMU_LOGDIR=$logdir
 mkdir -p "$logdir" || exit 1
