@@ -34,6 +34,7 @@ configs=$here/configs
 VARIANTS="
 i386|i386|base|
 i386-no-kexec-jump|i386|base|CONFIG_KEXEC_JUMP=n
+i386-no-kexec-jump-crash|i386|base|CONFIG_KEXEC_JUMP_CRASH=n
 i386-no-hibernation|i386|base|CONFIG_HIBERNATION=n
 i386-no-crash-dump|i386|base|CONFIG_CRASH_DUMP=n
 i386-no-proc-vmcore|i386|base|CONFIG_PROC_VMCORE=n
@@ -41,7 +42,8 @@ i386-up|i386|base|CONFIG_SMP=n
 i386-pae|i386|base pae|
 x86_64|x86_64|x86_64|
 x86_64-no-crash-dump|x86_64|x86_64|CONFIG_CRASH_DUMP=n
-debian-686|i386|@debian-686|CONFIG_KEXEC_JUMP=y
+x86_64-no-kexec-jump-crash|x86_64|x86_64|CONFIG_KEXEC_JUMP_CRASH=n
+debian-686|i386|@debian-686|CONFIG_KEXEC_JUMP=y CONFIG_KEXEC_JUMP_CRASH=y
 "
 
 die() { echo "check-builds: $*" >&2; exit 2; }

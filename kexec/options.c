@@ -30,6 +30,7 @@ enum {
 	OPT_RESUME_OFFSET,
 	OPT_WARM_UP,
 	OPT_DISCARD,
+	OPT_NO_JUMP,
 	OPT_ARCH,	/* OPT_ARCH + i: kj_arch_options()[i] */
 };
 
@@ -72,6 +73,7 @@ static const struct option long_opts[] = {
 	{ "resume-offset",	required_argument,	NULL, OPT_RESUME_OFFSET },
 	{ "warm-up",		no_argument,		NULL, OPT_WARM_UP },
 	{ "discard",		no_argument,		NULL, OPT_DISCARD },
+	{ "no-jump",		no_argument,		NULL, OPT_NO_JUMP },
 	{ "kexec-syscall",	no_argument,		NULL, 'c' },
 	{ "kexec-file-syscall",	no_argument,		NULL, 's' },
 	{ "kexec-syscall-auto",	no_argument,		NULL, 'a' },
@@ -94,6 +96,8 @@ static const char usage_head[] =
 "                        with -u: unload the crash slot\n"
 "      --discard         with -p -u: also unload a crash kernel parked in a\n"
 "                        kexec jump (kexec -j returns into it), losing its state\n"
+"      --no-jump         with -p: load a crash kernel that only serves a\n"
+"                        crash; kexec -j cannot enter it\n"
 "  -j, --jump            jump into the crash-slot kernel and expect to come back\n"
 "                        (kernel companion; without it, into the\n"
 "                        --load-preserve-context image; see kexec(8))\n"
@@ -387,6 +391,7 @@ static int parse_one(struct kexec_opts *o, int c)
 		return set_action(o, ACT_IMAGE_INFO, "--image-info");
 	case OPT_VERIFY: o->verify = true; return 0;
 	case OPT_DISCARD: o->discard = true; return 0;
+	case OPT_NO_JUMP: o->no_jump = true; return 0;
 	case OPT_RESUME:
 		o->resume = optarg;
 		return set_action(o, ACT_RESUME, "--resume");
@@ -535,6 +540,10 @@ static int check_kernel_arg(struct kexec_opts *o)
 		report_err("--discard: only with -p -u (and kexec_load: not -s)");
 		return -1;
 	}
+	if (o->no_jump && (o->action != ACT_LOAD || !o->panic)) {
+		report_err("--no-jump: only with a crash load (-p)");
+		return -1;
+	}
 	if (o->verify && o->action != ACT_IMAGE_INFO) {
 		report_err("--verify: only with --image-info=TARGET");
 		return -1;
@@ -627,6 +636,7 @@ void options_to_spec(const struct kexec_opts *o, struct kj_load_spec *spec)
 	spec->has_entry = o->has_entry;
 	spec->entry = o->entry;
 	spec->no_checks = o->no_checks;
+	spec->no_jump = o->no_jump;
 	spec->serial_progress = o->debug;
 	spec->arch_opts = o->arch_opts;
 	spec->syscall = o->syscall;

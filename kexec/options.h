@@ -44,6 +44,7 @@ struct kexec_opts {
 	bool jump_back_helper;	/* --load-jump-back-helper */
 	bool verify;		/* --verify (with --image-info) */
 	bool discard;		/* --discard (with -p -u) */
+	bool no_jump;		/* --no-jump (with -p) */
 	const char *image_info;	/* --image-info=TARGET */
 	const char *resume;	/* --resume=TARGET */
 	bool has_resume_offset;

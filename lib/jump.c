@@ -140,6 +140,8 @@ static void jump_error(const struct kj_ctx *ctx, int ret, bool back)
 		kj_err(ctx, "jump: the kernel refused LINUX_REBOOT_CMD_KJUMP (no crash kernel loaded, or loaded by a kernel without the kexec jump companion)");
 	else if (ret == -EPERM)
 		kj_err(ctx, "jump: %s", kexec_jump_eperm_reason(ctx));
+	else if (ret == -ENOEXEC && !back)
+		kj_err(ctx, "jump: the crash kernel was not loaded for a jump (kexec -p --no-jump, or kexec_file_load): load it again with kexec -p");
 	else if (ret == -EOWNERDEAD && back)
 		kj_err(ctx, "jump: the previous kernel crashed while this one was parked; this kernel is its crash kernel now, and /proc/vmcore shows it at the crash");
 	else if (ret == -EOWNERDEAD)

@@ -216,9 +216,12 @@ static int submit(const struct kj_ctx *ctx, struct kexec_image *img)
 					   img->flags & KEXEC_ON_CRASH, false));
 		return ret;
 	}
+	/* In the crash slot, KEXEC_PRESERVE_CONTEXT asks for a kexec jump. */
+	if (img->flags & KEXEC_ON_CRASH)
+		return 0;
 	if (img->flags & KEXEC_PRESERVE_CONTEXT)
 		preserve_mark_set(ctx);
-	else if (!(img->flags & KEXEC_ON_CRASH))
+	else
 		preserve_mark_clear(ctx);
 	return 0;
 }

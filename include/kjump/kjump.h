@@ -76,6 +76,8 @@ struct kj_load_spec {
 	uint64_t entry;			/* start here, not at the image's entry */
 	bool no_checks;			/* purgatory skips its sha256 check */
 	bool serial_progress;		/* purgatory reports on the serial port */
+	/* a crash load the kernel may not jump into (no KEXEC_PRESERVE_CONTEXT) */
+	bool no_jump;
 	/* NULL-terminated "name" or "name=value" words of kj_arch_options() */
 	const char *const *arch_opts;
 	enum kj_syscall syscall;	/* default KJ_SYSCALL_LOAD */

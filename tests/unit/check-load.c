@@ -5,7 +5,7 @@
  *   check-load --dump OUT/load-N --root FAKE_ROOT --kernel BZIMAGE
  *              [--initrd FILE] [--append TEXT]... [--cmdline TEXT]
  *              [--absent TEXT]...
- *              [--no-verify] [--crash-region START-END]
+ *              [--no-verify] [--crash-region START-END [--crash-jump]]
  *              [--preserve-window START-END]
  *              [--entry ADDR] [--elf [--args-none]]
  *
@@ -26,7 +26,9 @@
  *    segment (or zero), the e820 table = FAKE_ROOT's memory map
  *  - with --crash-region (inclusive hex bounds, as in /proc/iomem): a -p
  *    load, KEXEC_ON_CRASH set and every segment inside the region; the
- *    e820 table and the segment count are then the crash loader's
+ *    e820 table and the segment count are then the crash loader's; with
+ *    --crash-jump too, KEXEC_PRESERVE_CONTEXT set as well (a crash image
+ *    the kernel may jump into), else clear
  *  - with --preserve-window: a --load-preserve-context load,
  *    KEXEC_PRESERVE_CONTEXT set, every segment in low memory (below
  *    640K) or the window, every RAM range of the e820 table there too
@@ -104,7 +106,7 @@ struct args {
 	bool no_verify;
 	bool elf, args_none, has_entry;
 	uint64_t entry;
-	bool crash;
+	bool crash, crash_jump;
 	uint64_t crash_start, crash_end;	/* end exclusive */
 	bool preserve;
 	uint64_t win_start, win_end;		/* end exclusive */
@@ -207,7 +209,8 @@ static bool in_ram(const struct mem_map *map, uint64_t start, uint64_t end)
 static void check_segments(const struct load *l, const struct mem_map *map,
 			   const struct args *a)
 {
-	unsigned long slot = a->crash ? 0x1ul : a->preserve ? 0x2ul : 0;
+	unsigned long slot = a->crash_jump ? 0x3ul : a->crash ? 0x1ul :
+			     a->preserve ? 0x2ul : 0;
 	unsigned int i, j;
 
 	if (l->flags & 0x10)
@@ -689,6 +692,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "absent", required_argument, NULL, 'x' },
 		{ "no-verify", no_argument, NULL, 'n' },
 		{ "crash-region", required_argument, NULL, 'p' },
+		{ "crash-jump", no_argument, NULL, 'J' },
 		{ "preserve-window", required_argument, NULL, 'w' },
 		{ "elf", no_argument, NULL, 'e' },
 		{ "args-none", no_argument, NULL, 'N' },
@@ -709,6 +713,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'n': a->no_verify = true; break;
 		case 'e': a->elf = true; break;
 		case 'N': a->args_none = true; break;
+		case 'J': a->crash_jump = true; break;
 		case 'E':
 			n = 0;
 			if (sscanf(optarg, "%llx%n", &lo, &n) != 1 || optarg[n])
@@ -744,8 +749,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			return -1;
 		}
 	}
-	if (!a->dump || !a->root || !a->kernel || optind != argc) {
-		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--absent TEXT]... [--no-verify] [--crash-region START-END] [--preserve-window START-END] [--entry ADDR] [--elf [--args-none]]\n");
+	if (!a->dump || !a->root || !a->kernel || optind != argc ||
+	    (a->crash_jump && !a->crash)) {
+		fprintf(stderr, "usage: check-load --dump DIR --root DIR --kernel FILE [--initrd FILE] [--append TEXT]... [--cmdline TEXT] [--absent TEXT]... [--no-verify] [--crash-region START-END [--crash-jump]] [--preserve-window START-END] [--entry ADDR] [--elf [--args-none]]\n");
 		return -1;
 	}
 	return 0;

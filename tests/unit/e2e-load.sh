@@ -47,7 +47,8 @@ CASES="load-initrd-append reuse-cmdline no-checks debug truncated-image
 	jump-nothing-loaded jump-back jump-back-crashed jump-peer-crashed
 	default-shutdown
 	missing-kernel
-	load-panic panic-cmdline-too-long panic-reuse-cmdline status-crash
+	load-panic load-panic-jump load-panic-no-jump no-jump-misused
+	jump-not-for-jump panic-cmdline-too-long panic-reuse-cmdline status-crash
 	status-normal preserve-load preserve-window-too-big preserve-exec
 	helper-from-cmdline helper-no-entry helper-already-loaded
 	jump-fallback-a jump-fallback-b jump-fallback-nothing
@@ -491,6 +492,43 @@ t_load_panic() {
 		fail "crash unload: $(calls | tail -n 1)" &&
 	[ "$(cat "$root/sys/kernel/kexec_crash_loaded")" = 0 ] ||
 		fail "kexec_crash_loaded is not 0 after -p -u"
+}
+
+# On a companion kernel, -p asks for a crash image it can jump into:
+# KEXEC_ON_CRASH | KEXEC_PRESERVE_CONTEXT, and B learns the jump buffer.
+t_load_panic_jump() {
+	companion
+	kx -- -p "$kernel"
+	want_rc 0 && no_stderr &&
+	calls | grep -q '^kexec_load .* flags=0x30003 result=OK' ||
+		fail "load: $(calls | grep '^kexec_load' | tail -n 1)" &&
+	crash_region && check_last --crash-region "$region" --crash-jump \
+		--append kexec_jump_buf_pfn=0x1f00
+}
+
+# --no-jump: an ordinary crash image (KEXEC_ON_CRASH only), no pfn word.
+t_load_panic_no_jump() {
+	companion
+	kx -- -p --no-jump "$kernel"
+	want_rc 0 && no_stderr &&
+	calls | grep -q '^kexec_load .* flags=0x30001 result=OK' ||
+		fail "load: $(calls | grep '^kexec_load' | tail -n 1)" &&
+	crash_region && check_last --crash-region "$region" \
+		--absent kexec_jump_buf_pfn=
+}
+
+t_no_jump_misused() {
+	for args in "-l --no-jump $kernel" "-p -u --no-jump" "-j --no-jump"; do
+		# shellcheck disable=SC2086 # args is a list of words
+		kx -- $args
+		want_rc 1 && one_error "--no-jump: only with a crash load (-p)" &&
+		[ "$(nr_calls kexec_load)" -eq 0 ] || { fail "$args"; return 1; }
+	done
+}
+
+# The companion's answer to -j into a crash image loaded without the opt-in.
+t_jump_not_for_jump() {
+	jump_refused_with ENOEXEC "jump: the crash kernel was not loaded for a jump (kexec -p --no-jump, or kexec_file_load): load it again with kexec -p"
 }
 
 # The fixture's crash region as check-load --crash-region takes it.

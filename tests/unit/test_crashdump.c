@@ -17,6 +17,7 @@
 #include "crashdump.h"
 #include "file-io.h"
 #include "image.h"
+#include "kexec-syscall.h"
 #include "memmap-read.h"
 #include "memory-map.h"
 #include "x86-arch.h"
@@ -560,6 +561,21 @@ TEST(jump_buf_absent)
 	prepare_ok(ctx, r);
 	CHECK_STR(cmdline_str(&r->cs.extra), base_words(ctx, r));
 	CHECK(!strstr(cmdline_str(&r->cs.extra), "kexec_jump_buf_pfn"));
+	CHECK(!r->cs.jump);
+	CHECK(!(r->img.flags & KEXEC_PRESERVE_CONTEXT));
+}
+
+/* --no-jump: an ordinary crash kernel, though this kernel could jump. */
+TEST(jump_buf_no_jump)
+{
+	struct run *r = new_run(ctx, pfn_root(ctx, "0x1a8\n"));
+
+	r->opts.no_jump = true;
+	prepare_ok(ctx, r);
+	CHECK_STR(cmdline_str(&r->cs.extra), base_words(ctx, r));
+	CHECK(!r->cs.jump);
+	CHECK(!(r->img.flags & KEXEC_PRESERVE_CONTEXT));
+	CHECK(r->img.flags & KEXEC_ON_CRASH);
 }
 
 TEST(jump_buf_pfn)
@@ -573,6 +589,11 @@ TEST(jump_buf_pfn)
 		FAILF("out of memory");
 	unit_defer(ctx, free, want);
 	CHECK_STR(cmdline_str(&r->cs.extra), want);
+	/* the kernel's opt-in: a crash image it may jump into */
+	CHECK(r->cs.jump);
+	CHECK_EQ_INT((int)(r->img.flags & (KEXEC_ON_CRASH |
+					   KEXEC_PRESERVE_CONTEXT)),
+		     (int)(KEXEC_ON_CRASH | KEXEC_PRESERVE_CONTEXT));
 }
 
 /* Decimal as the kernel might print it: the same pfn, written in hex. */
@@ -645,6 +666,7 @@ TEST(jump_buf_explicit_in_cmdline)
 		r->req.cmdline = lines[i];
 		prepare_ok(ctx, r);
 		CHECK_STR(cmdline_str(&r->cs.extra), base_words(ctx, r));
+		CHECK(r->img.flags & KEXEC_PRESERVE_CONTEXT);
 	}
 }
 
@@ -835,6 +857,7 @@ UNIT_MAIN("crashdump",
 	  RUN(pass_memmap_cmdline_qemu),
 	  RUN(later_segments_in_region),
 	  RUN(jump_buf_absent),
+	  RUN(jump_buf_no_jump),
 	  RUN(jump_buf_pfn),
 	  RUN(jump_buf_pfn_decimal),
 	  RUN(jump_buf_garbage),

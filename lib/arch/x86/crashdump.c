@@ -360,18 +360,21 @@ static int add_cmdline_words(const struct load_request *req,
 					  cs->backup_src, cs->backup_dst);
 	if (!ret && req->aopts->pass_memmap_cmdline)
 		ret = memmap_words(&cs->map, &cs->extra);
-	if (ret)
+	if (ret || req->spec->no_jump)
 		return ret;
 	/* An explicit kexec_jump_buf_pfn= in --append wins (testing, nesting). */
-	if (cmdline_has_key(req->cmdline, "kexec_jump_buf_pfn="))
+	if (cmdline_has_key(req->cmdline, "kexec_jump_buf_pfn=")) {
+		cs->jump = true;
 		return 0;
+	}
 	ret = read_jump_buf_pfn(req->ctx, &pfn);
 	/*
 	 * -ENOENT: a stock kernel.  -EPERM: hidden by lockdown's
-	 * confidentiality level, which forbids jumps too: B is an ordinary
-	 * crash kernel either way.
+	 * confidentiality level, which forbids jumps too.  -ENODEV: the
+	 * kernel has no jump buffer (memory encryption).  B is an ordinary
+	 * crash kernel in each case.
 	 */
-	if (ret == -ENOENT || ret == -EPERM)
+	if (ret == -ENOENT || ret == -EPERM || ret == -ENODEV)
 		return 0;
 	if (ret) {
 		kj_err(req->ctx, "/sys/kernel/kexec_jump_buf_pfn: %s",
@@ -379,6 +382,7 @@ static int add_cmdline_words(const struct load_request *req,
 					strerror(-ret));
 		return ret;
 	}
+	cs->jump = true;
 	return append_word(&cs->extra, "kexec_jump_buf_pfn=0x%" PRIx64, pfn);
 }
 
@@ -393,6 +397,9 @@ static int tell_next_kernel(const struct load_request *req,
 		ret = add_cmdline_words(req, cs);
 	if (!ret)
 		img->flags |= flag;
+	/* A crash image that can be jumped into asks the kernel for it. */
+	if (!ret && cs->jump)
+		img->flags |= KEXEC_PRESERVE_CONTEXT;
 	return ret;
 }
 

@@ -26,6 +26,8 @@
 /* The x86 hand-over (arch.h): everything B is told, and the map it gets. */
 struct arch_hand_over {
 	bool preserve;			/* --load-preserve-context, not -p */
+	bool jump;			/* -p for a kexec jump: the kernel
+					 * has one and --no-jump not given */
 	struct mem_range region;	/* crash region, or the preserve window */
 	struct mem_map map;		/* the memory map the new kernel gets */
 	struct cmdline extra;		/* words for its command line */

@@ -193,6 +193,15 @@ kj_run_fails() {
 	kj_judge "$_fl" '!0' "$_re"
 }
 
+# kj_no_jump_refused: a crash kernel loaded with kexec -p --no-jump on a
+# companion kernel: -j is refused (exit 1, ENOEXEC's line) and leaves it
+# loaded.
+kj_no_jump_refused() {
+	kj_run jump-refused "$KEXEC" -j
+	kj_judge jump-refused 1 '^kexec: jump: the crash kernel was not loaded for a jump '
+	kj_slot kexec_crash_loaded 1
+}
+
 # kj_say_lines PREFIX FILE: one kj_say per line of FILE, after PREFIX.
 kj_say_lines() {
 	while IFS= read -r _l || [ -n "$_l" ]; do

@@ -5,7 +5,6 @@
 # and resumed with PMSG_RESTORE), B stays loaded and unparked, A carries
 # on; the next trip works.  Same guest script.
 #: timeout 240
-#: config testhooks
 #: append crashkernel=64M no_console_suspend kjump.case=a-fail
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: mark A.start

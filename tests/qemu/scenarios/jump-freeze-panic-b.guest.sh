@@ -5,7 +5,6 @@
 # kernel panicked", A intact; B gen 3 jumps back (patch 0031).  Same guest
 # script.
 #: timeout 300
-#: config testhooks
 #: append crashkernel=64M no_console_suspend kjump.case=b
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: allow-panic-after ^KJ (B: handover to A \(freeze panic on CPU 1\)|A: trip 4 \(restore panic in B\))$

@@ -4,7 +4,6 @@
 # way back is recorded, and finds A's pattern in /proc/vmcore (patch
 # 0031).  Same guest script.
 #: timeout 300
-#: config testhooks
 #: append crashkernel=64M no_console_suspend kjump.case=a-first
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: allow-panic-after ^KJ A: handover to B \(freeze panic\)$

@@ -3,7 +3,6 @@
 # restore callback when B jumps back; the crash enters the parked B, which
 # finds A's pattern in /proc/vmcore (patch 0031).  Same guest script.
 #: timeout 300
-#: config testhooks
 #: append crashkernel=64M no_console_suspend kjump.case=a-restore
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: allow-panic-after ^KJ B: jump back n=1 \(restore panic\)$

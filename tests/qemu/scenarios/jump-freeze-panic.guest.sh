@@ -1,8 +1,8 @@
 #!/bin/sh
 # jump-freeze-panic: a panic while a jump freezes or thaws a kernel still
 # ends in a dump or, in B, back in A (patch 0031: the jump lends its kexec
-# lock to a crash there).  The kernel is the "testhooks" one: its test
-# driver kjump_test_panic (tests/qemu/kernel/) panics in a device's freeze
+# lock to a crash there).  The base test kernel has a test driver built
+# in, kjump_test_panic (tests/qemu/kernel/), which panics in a device's freeze
 # or restore callback on request (panic_at=), or refuses to freeze
 # (fail_at=), and counts the callbacks.  kjump.case= picks the case; the
 # other scenarios run this script with theirs:
@@ -26,7 +26,6 @@
 #              0002), B is still loaded and not parked, A intact; the next
 #              trip works (restores=2)
 #: timeout 300
-#: config testhooks
 #: append crashkernel=64M no_console_suspend kjump.case=a-freeze
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: allow-panic-after ^KJ A: handover to B \(freeze panic\)$

@@ -3,7 +3,6 @@
 # entered a second time, locks itself down (integrity) and its kexec -j
 # back is refused; the run ends in B (patch 0017).  Same guest script.
 #: timeout 240
-#: config lockdown
 #: append crashkernel=64M kjump.lockdown=b
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: mark A.start

@@ -1,8 +1,9 @@
 #!/bin/sh
 # jump-lockdown: LINUX_REBOOT_CMD_KJUMP is refused where a load is, under
 # lockdown (patch 0017), and the jump buffer's address is hidden at the
-# confidentiality level (patch 0029).  Kernel with the lockdown LSM
-# (config lockdown).  Shared by jump-lockdown-b (kjump.lockdown=b).
+# confidentiality level (patch 0029).  The base test kernel has the
+# lockdown LSM, off until raised at run time.  Shared by jump-lockdown-b
+# (kjump.lockdown=b).
 #
 # A: load B, one round trip with lockdown off.  Without kjump.lockdown=b:
 #    raise lockdown to integrity: the pfn still reads, kexec -j exits 1
@@ -14,7 +15,6 @@
 #    raises its own lockdown to integrity: kexec -j back exits 1 with the
 #    same line, and B ends there (A is lost by design: B cannot go back).
 #: timeout 240
-#: config lockdown
 #: append crashkernel=64M
 #: debian skip kexec -j (LINUX_REBOOT_CMD_KJUMP) is ours
 #: mark A.start

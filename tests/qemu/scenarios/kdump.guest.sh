@@ -37,6 +37,7 @@ PLANT_ADDR=0x80000
 MIB=32
 PAGES=$((MIB * 256))
 tag=$KJ_MARKER$KJ_MARKER                       # memfill's 128-bit tag
+how=${KJ_KDUMP_HOW:--p}                        # kdump-nojump: -p --no-jump
 plant=$KJ_MARKER$KJ_MARKER                     # the 16 bytes A plants
 b_bytes=4b4a2d422d6f7665727772697474656e       # "KJ-B-overwritten"
 
@@ -91,12 +92,13 @@ A)
 
 	# 4. load the capture kernel, timed
 	kj_slot kexec_crash_loaded 0
-	kj_run_ok load timed "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load timed "$KEXEC" $how /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
 		--append="$(kj_b_append) nr_cpus=1 irqpoll reset_devices kjump.loads=$expected kjump.asum=$asum"
 	rc=$?
 	kj_say "load ms=$(cat /tmp/kj.ms)"
 	[ $rc = 0 ] || exit 1
 	kj_slot kexec_crash_loaded 1
+	[ -z "$KJ_KDUMP_NOJUMP" ] || kj_no_jump_refused
 
 	# 5. crash; nothing in A overwrote the planted bytes before it
 	kj_eq plant-readback "$(physmem read $PLANT_ADDR 16 2>&1)" "$plant"
@@ -116,6 +118,7 @@ B)
 		# a companion A names its jump buffer; with no jump before the
 		# crash, B says once that this is an ordinary boot (patch 0026)
 		pfn=$(cmdline_word kexec_jump_buf_pfn)
+		[ -z "$KJ_KDUMP_NOJUMP" ] || kj_eq no-jump-buf "$pfn" none
 		if [ "$pfn" != none ]; then
 			kj_eq ordinary-boot "$(dmesg | sed "s/^\[[ 0-9.]*\] //" | grep 'kexec_core: ' | grep -i 'jump\|backup')" \
 				"kexec_core: kexec jump: kexec_jump_buf_pfn=$pfn: no way back recorded there: an ordinary boot"

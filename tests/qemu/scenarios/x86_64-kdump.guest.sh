@@ -50,6 +50,7 @@ A)
 		exit 1
 	kj_say "load ms=$((($(monotime) - t0) / 1000))"
 	kj_slot kexec_crash_loaded 1
+	[ -z "$KJ_KDUMP_NOJUMP" ] || kj_no_jump_refused
 	kj_handover B
 	echo c >/proc/sysrq-trigger
 	kj_fail sysrq "echo c >/proc/sysrq-trigger returned"
@@ -60,6 +61,8 @@ B)
 	kj_say "cmdline: $cl"
 	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
 	kj_match elfcorehdr "$(cmdline_word elfcorehdr)" '^(0x[0-9a-f]+|[0-9]+K)$'
+	[ -z "$KJ_KDUMP_NOJUMP" ] ||
+		kj_eq no-jump-buf "$(cmdline_word kexec_jump_buf_pfn)" none
 	if [ ! -r /proc/vmcore ]; then
 		kj_fail vmcore "no /proc/vmcore"
 		exit 1
