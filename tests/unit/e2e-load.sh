@@ -338,13 +338,22 @@ t_unload_discard() {
 		fail "last call: $(calls | tail -n 1)"
 }
 
-t_discard_misused() {
-	for args in "-u --discard" "-p --discard $kernel" "-s -p -u --discard"; do
+# each_refused LINE ARGS...: every ARGS (a list of words) exits 1 with
+# LINE as its one error line, and calls no kexec_load.
+each_refused() {
+	line=$1
+	shift
+	for args in "$@"; do
 		# shellcheck disable=SC2086 # args is a list of words
 		kx -- $args
-		want_rc 1 && one_error "--discard: only with -p -u (and kexec_load: not -s)" &&
+		want_rc 1 && one_error "$line" &&
 		[ "$(nr_calls kexec_load)" -eq 0 ] || { fail "$args"; return 1; }
 	done
+}
+
+t_discard_misused() {
+	each_refused "--discard: only with -p -u (and kexec_load: not -s)" \
+		"-u --discard" "-p --discard $kernel" "-s -p -u --discard"
 }
 
 t_exec_not_loaded() {
@@ -518,12 +527,8 @@ t_load_panic_no_jump() {
 }
 
 t_no_jump_misused() {
-	for args in "-l --no-jump $kernel" "-p -u --no-jump" "-j --no-jump"; do
-		# shellcheck disable=SC2086 # args is a list of words
-		kx -- $args
-		want_rc 1 && one_error "--no-jump: only with a crash load (-p)" &&
-		[ "$(nr_calls kexec_load)" -eq 0 ] || { fail "$args"; return 1; }
-	done
+	each_refused "--no-jump: only with a crash load (-p)" \
+		"-l --no-jump $kernel" "-p -u --no-jump" "-j --no-jump"
 }
 
 # The companion's answer to -j into a crash image loaded without the opt-in.
