@@ -14,5 +14,4 @@
 #: mark B.start 90
 #: mark B.end 120
 KJ_KDUMP_HOW="-p --no-jump"
-KJ_KDUMP_NOJUMP=1
 . /scenarios/kdump.sh

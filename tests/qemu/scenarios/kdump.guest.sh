@@ -38,6 +38,7 @@ MIB=32
 PAGES=$((MIB * 256))
 tag=$KJ_MARKER$KJ_MARKER                       # memfill's 128-bit tag
 how=${KJ_KDUMP_HOW:--p}                        # kdump-nojump: -p --no-jump
+case $how in *--no-jump*) nojump=1 ;; *) nojump= ;; esac
 plant=$KJ_MARKER$KJ_MARKER                     # the 16 bytes A plants
 b_bytes=4b4a2d422d6f7665727772697474656e       # "KJ-B-overwritten"
 
@@ -98,7 +99,7 @@ A)
 	kj_say "load ms=$(cat /tmp/kj.ms)"
 	[ $rc = 0 ] || exit 1
 	kj_slot kexec_crash_loaded 1
-	[ -z "$KJ_KDUMP_NOJUMP" ] || kj_no_jump_refused
+	[ -z "$nojump" ] || kj_no_jump_refused
 
 	# 5. crash; nothing in A overwrote the planted bytes before it
 	kj_eq plant-readback "$(physmem read $PLANT_ADDR 16 2>&1)" "$plant"
@@ -118,7 +119,7 @@ B)
 		# a companion A names its jump buffer; with no jump before the
 		# crash, B says once that this is an ordinary boot (patch 0026)
 		pfn=$(cmdline_word kexec_jump_buf_pfn)
-		[ -z "$KJ_KDUMP_NOJUMP" ] || kj_eq no-jump-buf "$pfn" none
+		[ -z "$nojump" ] || kj_eq no-jump-buf "$pfn" none
 		if [ "$pfn" != none ]; then
 			kj_eq ordinary-boot "$(dmesg | sed "s/^\[[ 0-9.]*\] //" | grep 'kexec_core: ' | grep -i 'jump\|backup')" \
 				"kexec_core: kexec jump: kexec_jump_buf_pfn=$pfn: no way back recorded there: an ordinary boot"

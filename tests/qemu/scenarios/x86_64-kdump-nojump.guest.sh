@@ -16,5 +16,4 @@
 #: mark B.start 150
 #: mark B.end 120
 KJ_KDUMP_HOW="-p --no-jump"
-KJ_KDUMP_NOJUMP=1
 . /scenarios/x86_64-kdump.sh

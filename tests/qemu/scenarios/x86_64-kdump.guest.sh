@@ -26,6 +26,7 @@ MIB=32
 PAGES=$((MIB * 256))
 tag=$KJ_MARKER$KJ_MARKER
 how=${KJ_KDUMP_HOW:--p}
+case $how in *--no-jump*) nojump=1 ;; *) nojump= ;; esac
 
 case $KJ_STAGE in
 A)
@@ -50,7 +51,7 @@ A)
 		exit 1
 	kj_say "load ms=$((($(monotime) - t0) / 1000))"
 	kj_slot kexec_crash_loaded 1
-	[ -z "$KJ_KDUMP_NOJUMP" ] || kj_no_jump_refused
+	[ -z "$nojump" ] || kj_no_jump_refused
 	kj_handover B
 	echo c >/proc/sysrq-trigger
 	kj_fail sysrq "echo c >/proc/sysrq-trigger returned"
@@ -61,7 +62,7 @@ B)
 	kj_say "cmdline: $cl"
 	kj_match cmdline-marker "$cl" "(^| )kjump\.marker=$KJ_MARKER( |\$)"
 	kj_match elfcorehdr "$(cmdline_word elfcorehdr)" '^(0x[0-9a-f]+|[0-9]+K)$'
-	[ -z "$KJ_KDUMP_NOJUMP" ] ||
+	[ -z "$nojump" ] ||
 		kj_eq no-jump-buf "$(cmdline_word kexec_jump_buf_pfn)" none
 	if [ ! -r /proc/vmcore ]; then
 		kj_fail vmcore "no /proc/vmcore"
