@@ -233,6 +233,7 @@ sync_tree() {
 		remove_test_drivers "$have"
 		add_test_drivers
 	fi
+	mv "$want" "$have"
 }
 
 rm -rf "$work"
@@ -247,9 +248,10 @@ if [ -n "$tree" ] && [ -f "$tree/.kjump-tree" ]; then
 	) && sync_tree && from_tree=1 ||
 		say "the kept tree does not fit: starting from the tarball"
 fi
-[ $from_tree = 1 ] || fresh_tree
-wanted_state >"$work/.kjump-tree"
-rm -f "$work/.kjump-tree.want"
+if [ $from_tree = 0 ]; then
+	fresh_tree
+	wanted_state >"$work/.kjump-tree"
+fi
 
 say "configuring ($config, linux $version)"
 kmake -s tinyconfig >/dev/null
