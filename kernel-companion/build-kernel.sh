@@ -27,22 +27,26 @@
 # On success the last line of stdout is the directory holding bzImage and
 # .config.
 #
-# Kept trees.  A fragment with a "# starts-from: NAME" line is built from a
-# copy of the kept tree of fragment NAME (same version), brought to its own
-# patches, test drivers and config: kbuild then recompiles only what that
-# difference touches (nokjump from base takes about a third of a fresh
-# build; x86_64-nokjump gains nothing yet: objtool records the absolute
-# path of the tree it was built in, so a copy rebuilds it, and with it
-# every object).  The tree of every fragment some other fragment starts from is
-# kept after its build, as $KJUMP_CACHE_DIR/tree-NAME[-VERSION], and the
-# next build of that fragment starts from it too (a rebuild after a change
-# to one patch).  Without a kept tree, or when it cannot be brought to the
-# wanted state (a patch that does not reverse), the build starts from the
-# tarball.  KJUMP_KEEP_TREE=1 also keeps the tree of any other build (in
-# work-NAME-KEY).  KJUMP_CCACHE=1 runs the compiler through ccache (cache
-# in $KJUMP_CACHE_DIR/ccache); off by default: on a miss it preprocesses
-# every file twice, a fifth more per fresh build, and the kept trees
-# already spare the rebuilds it was for.
+# Kept trees.  A fragment with a "# starts-from: NAME" line is built in
+# the kept tree of fragment NAME (same version), in place: the tree is
+# brought from the patches, test drivers and config it was last built
+# with to this fragment's, and kbuild recompiles only what that
+# difference touches (nokjump after base takes about a third of a fresh
+# build).  The fragments named so (base, x86_64) build in their kept
+# tree too, so the tree, $KJUMP_CACHE_DIR/tree-NAME[-VERSION], always
+# holds the last kernel built of its family, and a rebuild after a change
+# to one patch recompiles only what the patch touches.  The tree stays
+# where it is: an out-of-tree part of the build (objtool) records its
+# absolute path, and a copy elsewhere would rebuild it and so every
+# object.  The tree's lock is held for the whole build, so two builds of
+# one family take turns.  Without a kept tree, or when it cannot be
+# brought to the wanted state (a patch that does not reverse, a change
+# that was interrupted), the build starts from the tarball.  Other
+# fragments build in work-NAME-KEY, removed afterwards unless
+# KJUMP_KEEP_TREE=1.  KJUMP_CCACHE=1 runs the compiler through ccache
+# (cache in $KJUMP_CACHE_DIR/ccache); off by default: on a miss it
+# preprocesses every file twice, a fifth more per fresh build, and the
+# kept trees already spare the rebuilds it was for.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -205,13 +209,16 @@ fresh_tree() {
 	add_test_drivers
 }
 
-# Bring a copy of a kept tree from the state in its .kjump-tree to the
-# wanted one: take out the patches after the common prefix (last first),
-# put in the wanted ones, swap the test drivers if they differ.  Fails
-# (and the caller starts afresh) when anything does not go in or out.
+# Bring a kept tree from the state in its .kjump-tree to the wanted one:
+# take out the patches after the common prefix (last first), put in the
+# wanted ones, swap the test drivers if they differ.  The state file is
+# set aside while this runs, so a change that was interrupted is never
+# taken for a known state.  Fails (and the caller starts afresh) when
+# anything does not go in or out.
 sync_tree() {
-	have=$work/.kjump-tree
+	have=$work/.kjump-tree.have
 	want=$work/.kjump-tree.want
+	mv "$work/.kjump-tree" "$have" || return 1
 	wanted_state >"$want"
 	[ "$(sed -n 1p "$have")" = "$(sed -n 1p "$want")" ] || return 1
 	# The number of leading patch lines both have.
@@ -233,22 +240,25 @@ sync_tree() {
 		remove_test_drivers "$have"
 		add_test_drivers
 	fi
-	mv "$want" "$have"
+	rm -f "$have"
+	mv "$want" "$work/.kjump-tree"
 }
 
-rm -rf "$work"
 start=$(date +%s)
-from_tree=0
-if [ -n "$tree" ] && [ -f "$tree/.kjump-tree" ]; then
-	say "starting from the kept tree $tree"
-	(
-		exec 8>"$tree.lock"
-		flock 8
-		cp -a "$tree" "$work"
-	) && sync_tree && from_tree=1 ||
-		say "the kept tree does not fit: starting from the tarball"
+if [ -n "$tree" ]; then
+	# The tree is this build's until it ends.
+	work=$tree
+	exec 8>"$tree.lock"
+	flock 8
 fi
-if [ $from_tree = 0 ]; then
+if [ -n "$tree" ] && [ -f "$work/.kjump-tree" ]; then
+	say "building in the kept tree $work"
+	sync_tree || {
+		say "the kept tree does not fit: starting from the tarball"
+		fresh_tree
+		wanted_state >"$work/.kjump-tree"
+	}
+else
 	fresh_tree
 	wanted_state >"$work/.kjump-tree"
 fi
@@ -288,15 +298,7 @@ cp "$work/arch/x86/boot/bzImage" "$work/.config" "$work/System.map" "$tmp/"
 cp "$work/vmlinux" "$tmp/" 2>/dev/null || true
 echo $(( $(date +%s) - start )) >"$tmp/build-seconds"
 mv "$tmp" "$out"
-if [ -n "$tree" ] && [ "$from" = "$config" ]; then
-	(
-		exec 8>"$tree.lock"
-		flock 8
-		rm -rf "$tree.old"
-		[ ! -d "$tree" ] || mv "$tree" "$tree.old"
-		mv "$work" "$tree"
-		rm -rf "$tree.old"
-	)
+if [ -n "$tree" ]; then
 	say "kept the tree: $tree"
 elif [ "${KJUMP_KEEP_TREE:-0}" != 1 ]; then
 	rm -rf "$work"

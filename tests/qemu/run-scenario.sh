@@ -127,6 +127,9 @@
 #   KJUMP_BZIMAGE      use this bzImage instead of building the kernel
 #   KJUMP_TIMEOUT_SCALE  multiply every timeout by this integer (default 1)
 #   KJUMP_VERBOSE=1    print each matched mark with its time on stderr
+#   KJUMP_LIST_KERNELS=1  run nothing: print the companion kernels the run
+#                      would build, one "VERSION CONFIG" line each (none
+#                      when it would skip; tests/harness/prebuild-kernels.sh)
 #   KJUMP_HOST_FILE    read the "#: " directives from this file instead of
 #                      the scenario's header (bench.sh: other run counts)
 #   KJUMP_QEMU_DEBUG   QEMU's -d items for LOGDIR/NAME.qemu-debug.log
@@ -183,6 +186,7 @@ xfail=
 started=0       # QEMU ran: the logs in $logdir are this run's
 
 result() {      # result WORD EXIT TEXT
+	[ "${KJUMP_LIST_KERNELS:-0}" = 1 ] && exit 0
 	echo "$1: $label$3"
 	exit "$2"
 }
@@ -234,8 +238,10 @@ sfile=$here/scenarios/$name.guest.sh
 hostfile=${KJUMP_HOST_FILE:-$sfile}
 [ -f "$sfile" ] || fail "no such scenario (need scenarios/$name.guest.sh)"
 [ -f "$hostfile" ] || fail "KJUMP_HOST_FILE=$hostfile: no such file"
-mkdir -p "$logdir" || fail "cannot create $logdir"
-rm -f "$serial" "$logdir/$base".*
+if [ "${KJUMP_LIST_KERNELS:-0}" != 1 ]; then
+	mkdir -p "$logdir" || fail "cannot create $logdir"
+	rm -f "$serial" "$logdir/$base".*
+fi
 
 # --- the header ---
 marker=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
@@ -392,6 +398,22 @@ done
 total=$((total * scale))
 silence=$((silence * scale))
 poweroff_t=$((30 * scale))
+
+# What the kernel part below builds, for KJUMP_LIST_KERNELS=1.
+list_kernels() {
+	local n
+	if [ -z "${KJUMP_BZIMAGE:-}" ] && { [ "$garch" = i386 ] ||
+		{ [ "$kconfig" != base ] && [ "$kconfig" != vmlinux ]; }; }; then
+		echo "$linux $kconfig"
+	fi
+	for n in "${!boot_cfg[@]}"; do
+		echo "$linux ${boot_cfg[n]}"
+	done
+}
+if [ "${KJUMP_LIST_KERNELS:-0}" = 1 ]; then
+	list_kernels
+	exit 0
+fi
 
 # --- kernel and initramfs ---
 unset imgsuffix
