@@ -40,15 +40,10 @@ load_b() {                 # load_b GEN
 
 # jump TRIP WANT_RC WANT_STDERR: jump into B and check A afterwards
 jump() {
-	prev=$(kj_counter_read)
-	kj_handover B "trip $1"
-	"$KEXEC" -j 2>/tmp/jump.err
-	rc=$?
-	kj_say_lines "trip $1 stderr: " /tmp/jump.err
-	cw=$(kj_counter_wait "$prev")
+	kj_jump_trip "trip $1"
 	vline=$(kj_memfill_verify)
 	kj_eq "trip $1 back" \
-		"rc=$rc stderr=$(cat /tmp/jump.err) shell=$$/$(starttime $$) counter ${cw#* } ($vline) dmesg-errors=$(kj_dmesg_errors)" \
+		"rc=$kj_rc stderr=$(cat /tmp/jump.err) shell=$$/$(starttime $$) counter ${kj_cw#* } ($vline) dmesg-errors=$(kj_dmesg_errors)" \
 		"rc=$2 stderr=$3 shell=$$/$st0 counter advanced (memfill: verify $PAGES pages: OK) dmesg-errors=0"
 }
 
@@ -72,11 +67,8 @@ crash_on() {
 
 # jump_back GEN: the jump back must succeed
 jump_back() {
-	kj_handover A "jump back gen=$1"
-	"$KEXEC" -j 2>/tmp/jump.err
-	rc=$?
-	kj_say_lines "jump back stderr: " /tmp/jump.err
-	kj_eq "gen=$1 resumed" "rc=$rc" "rc=0" || exit 1
+	kj_jump_back "jump back gen=$1"
+	kj_eq "gen=$1 resumed" "rc=$kj_rc" "rc=0" || exit 1
 }
 
 case $KJ_STAGE in

@@ -70,14 +70,9 @@ A)
 		--append="$(kj_b_append) kjump.trips=$TRIPS" || exit 1
 	k=1
 	while [ $k -le "$TRIPS" ]; do
-		prev=$(kj_counter_read)
-		kj_handover B "trip $k"
-		"$KEXEC" -j 2>/tmp/jump.err
-		rc=$?
-		kj_say_lines "trip $k stderr: " /tmp/jump.err
-		cw=$(kj_counter_wait "$prev")
+		kj_jump_trip "trip $k"
 		kj_eq "trip $k back" \
-			"rc=$rc stderr-lines=$(wc -l </tmp/jump.err) shell=$$/$(starttime $$) counter ${cw#* } record=$(record_bytes "$pfn")" \
+			"rc=$kj_rc stderr-lines=$(wc -l </tmp/jump.err) shell=$$/$(starttime $$) counter ${kj_cw#* } record=$(record_bytes "$pfn")" \
 			"rc=0 stderr-lines=0 shell=$$/$st0 counter advanced record=0000000000000000" || exit 1
 		k=$((k + 1))
 	done
@@ -109,10 +104,8 @@ B)
 	while :; do
 		# "KJMP" and version 2, little-endian
 		kj_eq "n=$n record" "$(record_bytes "$pfn")" 4b4a4d5002000000
-		kj_handover A "jump back n=$n"
-		"$KEXEC" -j 2>/tmp/jump.err
-		rc=$?
-		kj_say_lines "jump back stderr: " /tmp/jump.err
+		kj_jump_back "jump back n=$n"
+		rc=$kj_rc
 		[ $rc != 0 ] && break
 		n=$((n + 1))
 		kj_eq "resumed n=$n" "stderr-lines=$(wc -l </tmp/jump.err)" "stderr-lines=0"
