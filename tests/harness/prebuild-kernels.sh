@@ -6,6 +6,7 @@
 #
 #   prebuild-kernels.sh start SRCDIR STATEDIR WATCHPID TEST...
 #   prebuild-kernels.sh stop STATEDIR
+#   prebuild-kernels.sh list SRCDIR TEST...
 #
 # start asks run-scenario.sh (KJUMP_LIST_KERNELS=1) which kernels each
 # .qemu TEST builds, and builds them one after the other in the order the
@@ -20,6 +21,7 @@
 # after ^C.  STATEDIR gets prebuild.pid (the group's id while it runs)
 # and prebuild.log (one line per kernel, with the seconds it took).
 # The environment is the tests' (KEXEC, KEXEC_X86_64, KJUMP_CACHE_DIR...).
+# list prints the kernels start would build, "VERSION CONFIG" each.
 set -u
 
 stop() {
@@ -41,9 +43,9 @@ kernels() {
 	src=$1
 	shift
 	for t in "$@"; do
+		case $t in *.qemu) ;; *) continue ;; esac
 		name=${t##*/}
 		name=${name%.qemu}
-		[ "$name" != "$t" ] || continue
 		[ "$name" != purgatory ] || continue
 		name=${name%@debian}
 		linux=6.1
@@ -59,6 +61,7 @@ run() {
 	src=$1 state=$2 watch=$3
 	shift 3
 	echo $$ >"$state/prebuild.pid"
+	: >"$state/prebuild.started"
 	trap 'rm -f "$state/prebuild.pid"; exit 143' TERM
 	(
 		while kill -0 "$watch" 2>/dev/null; do
@@ -89,19 +92,32 @@ start)
 	shift 4
 	stop "$state"
 	: >"$state/prebuild.log" || exit 1
+	rm -f "$state/prebuild.started"
 	setsid sh "$0" run "$src" "$state" "$watch" "$@" \
 		</dev/null >/dev/null 2>&1 &
+	# Back once the group has written its id (for a stop at once).
+	i=0
+	while [ ! -e "$state/prebuild.started" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	rm -f "$state/prebuild.started"
 	;;
 stop)
 	[ $# = 2 ] || { echo "usage: $0 stop STATEDIR" >&2; exit 2; }
 	stop "$2"
+	;;
+list)
+	[ $# -ge 2 ] || { echo "usage: $0 list SRCDIR TEST..." >&2; exit 2; }
+	shift
+	kernels "$@"
 	;;
 run)
 	shift
 	run "$@"
 	;;
 *)
-	echo "usage: $0 start SRCDIR STATEDIR WATCHPID TEST... | stop STATEDIR" >&2
+	echo "usage: $0 start SRCDIR STATEDIR WATCHPID TEST... | stop STATEDIR | list SRCDIR TEST..." >&2
 	exit 2
 	;;
 esac
