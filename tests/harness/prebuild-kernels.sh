@@ -24,17 +24,34 @@
 # list prints the kernels start would build, "VERSION CONFIG" each.
 set -u
 
+# alive PID: running, not gone or a zombie
+alive() {
+	[ -r "/proc/$1/stat" ] &&
+		[ "$(sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f1)" != Z ]
+}
+
+# stop STATEDIR: end the group of STATEDIR/prebuild.pid and wait (10 s at
+# most) for its leader to go, so that a new group's pid file is its own.
 stop() {
 	pidfile=$1/prebuild.pid
 	[ -f "$pidfile" ] || return 0
 	read -r pid <"$pidfile" || pid=
 	rm -f "$pidfile"
 	case $pid in '' | *[!0-9]*) return 0 ;; esac
-	# Only the group this script started: its leader runs this script.
-	if [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' <"/proc/$pid/cmdline" |
-		grep -q 'prebuild-kernels\.sh run '; then
-		kill -s TERM -- "-$pid" 2>/dev/null
-	fi
+	# Only the group this script started for STATEDIR: its leader runs
+	# this script with it.
+	[ -r "/proc/$pid/cmdline" ] || return 0
+	cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline")
+	case $cmd in
+	*"prebuild-kernels.sh run "*" $1 "*) ;;
+	*) return 0 ;;
+	esac
+	kill -s TERM -- "-$pid" 2>/dev/null
+	i=0
+	while alive "$pid" && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	return 0
 }
 
@@ -62,7 +79,7 @@ run() {
 	shift 3
 	echo $$ >"$state/prebuild.pid"
 	: >"$state/prebuild.started"
-	trap 'rm -f "$state/prebuild.pid"; exit 143' TERM
+	trap 'drop_pidfile; exit 143' TERM
 	(
 		while kill -0 "$watch" 2>/dev/null; do
 			sleep 5
@@ -73,7 +90,7 @@ run() {
 	kernels "$src" "$@" | while read -r linux config; do
 		t0=$(date +%s)
 		if nice -n 19 sh "$src/kernel-companion/build-kernel.sh" -q \
-			-k "$linux" -c "$config" >/dev/null 2>&1; then
+			-k "$linux" -c "$config" </dev/null >/dev/null 2>&1; then
 			r=built
 		else
 			r=failed
@@ -82,7 +99,13 @@ run() {
 			>>"$state/prebuild.log"
 	done
 	kill "$watcher" 2>/dev/null
-	rm -f "$state/prebuild.pid"
+	drop_pidfile
+}
+
+# The pid file goes with the group that wrote it, not a later one's.
+drop_pidfile() {
+	read -r _p <"$state/prebuild.pid" 2>/dev/null || return 0
+	[ "$_p" != $$ ] || rm -f "$state/prebuild.pid"
 }
 
 case ${1:-} in

@@ -11,6 +11,7 @@
 #   build-order  start builds them in that order at nice 19 and ends by
 #                itself (no pid file left)
 #   stop         stop ends the whole group, the build it runs included
+#   restart      a second start ends the first group and owns the pid file
 #   watch-gone   the group ends when the make that started it is gone
 #
 # Prints "PASS: unit/prebuild/NAME" or "FAIL: unit/prebuild/NAME: WHY" per
@@ -55,7 +56,7 @@ done
 export PATH="$tmp/bin:$PATH" KJUMP_LINUX_TARBALL=/dev/null \
 	KEXEC=/nonexistent KEXEC_X86_64=/nonexistent \
 	PREBUILD_CALLS="$tmp/calls"
-unset KJUMP_BZIMAGE
+unset KJUMP_BZIMAGE KEXEC_IMPL KJUMP_KERNEL_CONFIG KJUMP_HOST_FILE
 prebuild=$top/tests/harness/prebuild-kernels.sh
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS
@@ -67,7 +68,12 @@ wait_for() {
 		sleep 0.1
 	done
 }
-gone() { ! kill -0 "$1" 2>/dev/null; }
+# gone PID: not running (a zombie no one reaped yet counts as gone)
+gone() {
+	[ ! -r "/proc/$1/stat" ] ||
+		[ "$(sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f1)" = Z ]
+}
+lines() { [ "$(wc -l <"$2" 2>/dev/null || echo 0)" -ge "$1" ]; }
 no_file() { [ ! -e "$1" ]; }
 has_file() { [ -s "$1" ]; }
 
@@ -91,8 +97,9 @@ fi
 
 # shellcheck disable=SC2086
 sh "$prebuild" start "$src" "$tmp/state" $$ $q/jump.qemu $q/jump-pae.qemu
-if ! wait_for 30 no_file "$tmp/state/prebuild.pid"; then
-	fail build-order "still running after 30 s"
+if ! wait_for 30 lines 2 "$tmp/state/prebuild.log" ||
+	! wait_for 10 no_file "$tmp/state/prebuild.pid"; then
+	fail build-order "not done after 30 s: log '$(tr '\n' ';' <"$tmp/state/prebuild.log")'"
 else
 	got=$(cat "$tmp/calls" 2>/dev/null)
 	want="-q -k 6.1 -c base nice=19
@@ -132,6 +139,29 @@ else
 		fail stop "prebuild.pid left behind"
 	else
 		pass stop
+	fi
+fi
+
+# A second start ends the first group; the pid file is the new one's.
+if ! hang_start $$; then
+	fail restart "the first build did not start"
+else
+	read -r leader1 <"$tmp/state/prebuild.pid"
+	bk1=$bk
+	if ! hang_start $$; then
+		fail restart "the second build did not start"
+	elif ! gone "$bk1" || ! gone "$leader1"; then
+		fail restart "the first group still runs"
+	elif [ "$(cat "$tmp/state/prebuild.pid")" = "$leader1" ]; then
+		fail restart "the pid file is the first group's"
+	else
+		read -r leader2 <"$tmp/state/prebuild.pid"
+		sh "$prebuild" stop "$tmp/state"
+		if wait_for 10 gone "$bk" && wait_for 10 gone "$leader2"; then
+			pass restart
+		else
+			fail restart "the second group outlived stop"
+		fi
 	fi
 fi
 
