@@ -55,22 +55,15 @@ stop() {
 	return 0
 }
 
-# The kernels of the tests, "VERSION CONFIG", first use first, once each.
+# The kernels of the tests, "VERSION CONFIG", first use first, once each
+# (qemu.sh reads the test's name, run-scenario.sh its header).
 kernels() {
 	src=$1
 	shift
 	for t in "$@"; do
 		case $t in *.qemu) ;; *) continue ;; esac
-		name=${t##*/}
-		name=${name%.qemu}
-		[ "$name" != purgatory ] || continue
-		name=${name%@debian}
-		linux=6.1
-		case $name in
-		*@[0-9]*) linux=${name##*@}; name=${name%@*} ;;
-		esac
-		KJUMP_LIST_KERNELS=1 KJUMP_LINUX=$linux \
-			bash "$src/tests/qemu/run-scenario.sh" "$name" 2>/dev/null
+		KJUMP_LIST_KERNELS=1 QEMU_TESTS=yes srcdir=$src \
+			sh "$src/tests/harness/qemu.sh" "$t" 2>/dev/null
 	done | awk '!seen[$0]++'
 }
 

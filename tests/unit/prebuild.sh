@@ -7,7 +7,8 @@
 # QEMU and the kernel tarball (run-scenario.sh lists only kernels it could
 # boot):
 #   list         the kernels of a TESTS list: first use first, once each,
-#                none for unit tests, purgatory or the Debian amd64 kernel
+#                none for unit tests, purgatory, the Debian amd64 kernel
+#                or a test that would skip (jump-pae with Debian's kexec)
 #   build-order  start builds them in that order at nice 19 and ends by
 #                itself (no pid file left)
 #   stop         stop ends the whole group, the build it runs included
@@ -81,7 +82,7 @@ q=tests/harness/qemu
 TESTS="$q/purgatory.qemu tests/unit/test_options $q/jump.qemu
 	$q/jump-pae.qemu $q/kdump@debian.qemu $q/x86_64-bad-input.qemu
 	$q/x86_64-jump-fallback.qemu $q/jump@6.12.qemu $q/jump.qemu
-	$q/hib-resume-pae.qemu $q/jump-pae@6.12@debian.qemu"
+	$q/hib-resume-pae.qemu $q/jump-pae@6.12.qemu $q/jump-pae@6.12@debian.qemu"
 want="6.1 base
 6.1 pae
 6.1 x86_64-nokjump
