@@ -25,7 +25,9 @@
 # the series, every patch it lists, the fragment, this script and the
 # source tarball; a second run with the same inputs only prints the path.
 # On success the last line of stdout is the directory holding bzImage and
-# .config.
+# .config.  With KJUMP_BUILD_RECORD=FILE, each run also appends one line,
+# "VERSION CONFIG built|cached|failed SECONDS", to FILE (make check's
+# table of kernel builds, tests/harness/summary.sh).
 #
 # Kept trees.  A fragment with a "# starts-from: NAME" line is built in
 # the kept tree of fragment NAME (same version), in place: the tree is
@@ -70,6 +72,10 @@ series=$companion/series
 jobs=${KJUMP_JOBS:-$(nproc)}
 
 die() { echo "build-kernel: $*" >&2; exit 1; }
+record() {
+	[ -z "${KJUMP_BUILD_RECORD:-}" ] ||
+		echo "$version $config $1 $2" >>"$KJUMP_BUILD_RECORD"
+}
 say() { [ "$quiet" = 1 ] || echo "build-kernel: $*" >&2; }
 
 [ -r "$series" ] || die "linux $version: no series for it (kernel-companion/$version/series)"
@@ -124,6 +130,7 @@ name=$config
 out=$cache/kernel-$name-$key
 if [ -f "$out/bzImage" ]; then
 	say "cached: $out"
+	record cached 0
 	echo "$out"
 	exit 0
 fi
@@ -132,6 +139,7 @@ mkdir -p "$cache"
 exec 9>"$cache/.lock-$name"
 flock 9
 if [ -f "$out/bzImage" ]; then
+	record cached 0
 	echo "$out"
 	exit 0
 fi
@@ -244,13 +252,13 @@ sync_tree() {
 	mv "$want" "$work/.kjump-tree"
 }
 
-start=$(date +%s)
 if [ -n "$tree" ]; then
 	# The tree is this build's until it ends.
 	work=$tree
 	exec 8>"$tree.lock"
 	flock 8
 fi
+start=$(date +%s)
 if [ -n "$tree" ] && [ -f "$work/.kjump-tree" ]; then
 	say "building in the kept tree $work"
 	sync_tree || {
@@ -288,6 +296,7 @@ say "building bzImage with -j$jobs"
 log=$work/build.log
 if ! kmake -j"$jobs" bzImage >"$log" 2>&1; then
 	tail -n 40 "$log" >&2
+	record failed $(($(date +%s) - start))
 	die "kernel build failed (log: $log)"
 fi
 
@@ -298,6 +307,7 @@ cp "$work/arch/x86/boot/bzImage" "$work/.config" "$work/System.map" "$tmp/"
 cp "$work/vmlinux" "$tmp/" 2>/dev/null || true
 echo $(( $(date +%s) - start )) >"$tmp/build-seconds"
 mv "$tmp" "$out"
+record built "$(cat "$out/build-seconds")"
 if [ -n "$tree" ]; then
 	say "kept the tree: $tree"
 elif [ "${KJUMP_KEEP_TREE:-0}" != 1 ]; then

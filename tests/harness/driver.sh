@@ -27,6 +27,10 @@
 # With --expect-failure yes (the test is in XFAIL_TESTS) a PASS line counts
 # as XPASS and a FAIL line as XFAIL.
 #
+# The .trs also gets ":test-seconds: N", the test's wall time, which
+# automake's harness ignores and summary.sh's table of the slowest tests
+# reads.
+#
 # The result lines go to stdout (the console), coloured with
 # --color-tests yes; LOG gets the whole output, then the results and the
 # exit status.
@@ -66,8 +70,10 @@ trap 'rm -f "$results"' EXIT
 # A signal ends the test: leave no .trs behind, so the harness reruns it.
 trap 'rm -f "$log" "$trs"; exit 130' HUP INT TERM
 
+t0=$(date +%s)
 "$@" >"$log" 2>&1
 rc=$?
+seconds=$(($(date +%s) - t0))
 
 LC_ALL=C grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): ' "$log" >"$results"
 if [ "$expect_failure" = yes ]; then
@@ -136,12 +142,14 @@ global=
 	*) echo ":copy-in-global-log: yes" ;;
 	esac
 	echo ":global-test-result: $global"
+	# Not automake's: summary.sh's table of the slowest tests.
+	echo ":test-seconds: $seconds"
 } 3>&1 >"$trs.tmp"
 mv "$trs.tmp" "$trs"
 
 {
 	echo
-	echo "--- results of $name (exit status $rc)"
+	echo "--- results of $name (exit status $rc, $seconds s)"
 	cat "$results"
 } >>"$log"
 exit 0

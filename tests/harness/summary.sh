@@ -3,9 +3,13 @@
 #
 # The closing lines of make check (check-local in Makefile.am):
 #
-#   summary.sh TRS...
+#   summary.sh [--builds RECORD] [--log LOG] TRS...
 #
-# Counts the ":test-result:" lines of the .trs files that automake's
+# First it prints where the time went: the ten slowest tests (the
+# ":test-seconds:" lines driver.sh adds to each .trs) and each kernel
+# build of this run (RECORD, the "VERSION CONFIG built|cached|failed
+# SECONDS" lines build-kernel.sh appends with KJUMP_BUILD_RECORD), and
+# appends both tables to LOG (test-suite.log).  Then it counts the ":test-result:" lines of the .trs files that automake's
 # harness left behind (one per result line of a test, see driver.sh),
 # lists the failures and prints last
 #
@@ -15,6 +19,54 @@
 # does not exist: its test did not finish (interrupted, or something it
 # needs failed to build).  Exits 1 if anything failed.
 set -u
+builds='' suite_log=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--builds) builds=$2; shift 2 ;;
+	--log) suite_log=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+
+# slowest TRS...: the slowest ten, "SECONDS  NAME", and the sum.
+slowest() {
+	for trs in "$@"; do
+		[ -f "$trs" ] || continue
+		s=$(sed -n 's/^:test-seconds: \([0-9]*\)$/\1/p' "$trs")
+		[ -n "$s" ] && echo "$s ${trs%.trs}"
+	done | sort -k1,1nr -k2 | awk '
+		{ t += $1; if (NR <= 10) printf "  %6d  %s\n", $1, $2 }
+		END { printf "  %6d  sum of all %d tests\n", t, NR }'
+}
+
+# kernels RECORD: one line per kernel, "SECONDS  VERSION CONFIG (how)",
+# a build before a cache hit of the same kernel, and the sum of builds.
+kernels() {
+	awk '
+		{ k = $1 " " $2
+		  if (!(k in how)) order[n++] = k
+		  if (!(k in how) || how[k] == "cached") { how[k] = $3; s[k] = $4 } }
+		END { for (i = 0; i < n; i++) {
+			k = order[i]; t += s[k]
+			printf "  %6d  %s (%s)\n", s[k], k, how[k] }
+		  printf "  %6d  all %d kernels\n", t, n }' "$1"
+}
+
+tables() {
+	echo
+	echo "Slowest tests (seconds):"
+	slowest "$@"
+	if [ -n "$builds" ] && [ -s "$builds" ]; then
+		echo "Kernel builds (seconds; cached: built before this run):"
+		kernels "$builds"
+	fi
+}
+if [ -n "$suite_log" ]; then
+	tables "$@" | tee -a "$suite_log"
+else
+	tables "$@"
+fi
+
 passed=0 failed=0 skipped=0 xfailed=0
 bad=$(mktemp) || exit 1
 trap 'rm -f "$bad"' EXIT
