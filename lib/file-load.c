@@ -24,9 +24,8 @@
 #include "ctx.h"
 #include "iomem.h"
 #include "kexec-syscall.h"
-#include "load.h"
-#include "preserve-mark.h"
-#include "hib/helper-mark.h"
+#include "file-load.h"
+#include "load-input.h"
 
 /* Everything one file load owns, freed together. */
 struct file_load_state {
@@ -200,10 +199,7 @@ static int submit(struct kj_ctx *ctx, const struct kj_load_spec *s,
 		return ret;
 	}
 	/* The marks describe kexec_load images: a file load replaces one. */
-	if (crash)
-		hib_helper_mark_clear(ctx);
-	else
-		preserve_mark_clear(ctx);
+	load_update_mark(ctx, crash, false);
 	return 0;
 }
 

@@ -12,7 +12,6 @@
 #include "ctx.h"
 #include "file-io.h"
 #include "kexec-syscall.h"
-#include "load.h"
 #include "preserve-mark.h"
 
 /*

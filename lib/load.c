@@ -15,12 +15,12 @@
 #include "cmdline.h"
 #include "ctx.h"
 #include "file-io.h"
+#include "file-load.h"
 #include "image.h"
 #include "kexec-syscall.h"
-#include "load.h"
+#include "load-input.h"
 #include "memmap-read.h"
 #include "memory-map.h"
-#include "preserve-mark.h"
 #include "hib/helper-mark.h"
 
 /* Everything one load owns, freed together. */
@@ -40,21 +40,6 @@ void kj_load_spec_init(struct kj_load_spec *spec)
 {
 	memset(spec, 0, sizeof(*spec));
 	spec->mem_max = UINT64_MAX;
-}
-
-int load_read_input(const struct kj_ctx *ctx, const char *what,
-		    const char *path, int fd, size_t max, char **buf,
-		    size_t *len)
-{
-	int ret = fd < 0 ? read_file(path, max, buf, len) :
-			   read_fd(fd, max, buf, len);
-
-	if (ret == -EFBIG)
-		kj_err(ctx, "%s: %s is larger than %zu MiB", path, what,
-		       max >> 20);
-	else if (ret)
-		kj_err(ctx, "%s %s: %s", what, path, strerror(-ret));
-	return ret;
 }
 
 static int read_inputs(const struct kj_ctx *ctx, const struct kj_load_spec *s,
@@ -138,71 +123,6 @@ static const struct arch_loader *find_loader(const struct kj_ctx *ctx,
 	return NULL;
 }
 
-/* /proc/cmdline below the context's root, malloc'd.  Reports errors. */
-int read_proc_cmdline(const struct kj_ctx *ctx, char **text)
-{
-	char path[KJ_PATH_MAX];
-	size_t len;
-	int ret;
-
-	kj_path(ctx, "/proc/cmdline", path, sizeof(path));
-	ret = read_file(path, 65536, text, &len);
-	if (ret)
-		kj_err(ctx, "%s: %s", path, strerror(-ret));
-	return ret;
-}
-
-/*
- * acpi_rsdp= tells a kernel where the ACPI tables are when nothing else
- * can (an EFI boot whose tables a kexec'd kernel cannot find): the next
- * kernel gets this one's word unless its command line has its own.
- */
-static int carry_acpi_rsdp(const struct kj_ctx *ctx, struct cmdline *cl)
-{
-	char path[KJ_PATH_MAX], *text, word[48];
-	uint64_t addr;
-	size_t len;
-	int ret;
-
-	if (cmdline_has_key(cmdline_str(cl), "acpi_rsdp="))
-		return 0;
-	if (read_file(kj_path(ctx, "/proc/cmdline", path, sizeof(path)),
-		      65536, &text, &len))
-		return 0;	/* the other words did without it */
-	ret = cmdline_get_u64(text, "acpi_rsdp=", &addr);
-	free(text);
-	if (ret)
-		return 0;
-	snprintf(word, sizeof(word), "acpi_rsdp=0x%llx",
-		 (unsigned long long)addr);
-	return cmdline_append(cl, word);
-}
-
-int load_build_cmdline(const struct kj_ctx *ctx, const struct kj_load_spec *s,
-		       struct cmdline *cl)
-{
-	unsigned int i;
-	int ret = 0;
-
-	if (s->reuse_cmdline) {
-		char *text;
-
-		ret = read_proc_cmdline(ctx, &text);
-		if (ret)
-			return ret;
-		ret = cmdline_append_reused(cl, text,
-					    s->mode == KJ_LOAD_CRASH);
-		free(text);
-	}
-	for (i = 0; !ret && i < s->nr_append; i++)
-		ret = cmdline_append(cl, s->append[i]);
-	if (!ret)
-		ret = carry_acpi_rsdp(ctx, cl);
-	if (ret)
-		kj_err(ctx, "command line: %s", strerror(-ret));
-	return ret;
-}
-
 static int submit(const struct kj_ctx *ctx, struct kexec_image *img)
 {
 	int ret;
@@ -216,13 +136,6 @@ static int submit(const struct kj_ctx *ctx, struct kexec_image *img)
 					   img->flags & KEXEC_ON_CRASH, false));
 		return ret;
 	}
-	/* In the crash slot, KEXEC_PRESERVE_CONTEXT asks for a kexec jump. */
-	if (img->flags & KEXEC_ON_CRASH)
-		return 0;
-	if (img->flags & KEXEC_PRESERVE_CONTEXT)
-		preserve_mark_set(ctx);
-	else
-		preserve_mark_clear(ctx);
 	return 0;
 }
 
@@ -279,6 +192,8 @@ int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry)
 		img.flags = KEXEC_PRESERVE_CONTEXT;
 		ret = submit(ctx, &img);
 	}
+	if (!ret)
+		load_update_mark(ctx, false, true);
 	image_free(&img);
 	return ret;
 }
@@ -349,6 +264,20 @@ static int prepare(struct kj_ctx *ctx, const struct kj_load_spec *s,
 	return (*loader)->check(req);
 }
 
+/*
+ * The mark a loaded image earns (load_update_mark): in the normal slot,
+ * KEXEC_PRESERVE_CONTEXT (the image comes back); in the crash slot, where
+ * that flag asks for a kexec jump, an initramfs that carries the
+ * hibernation image writer.
+ */
+static bool image_marked(const struct kj_load_spec *s,
+			 const struct load_state *st)
+{
+	if (s->mode != KJ_LOAD_CRASH)
+		return st->img.flags & KEXEC_PRESERVE_CONTEXT;
+	return st->initrd && initrd_has_hib_helper(st->initrd, st->initrd_len);
+}
+
 /* kj_load() by kexec_load: this library builds the image. */
 static int segments_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
 {
@@ -365,10 +294,9 @@ static int segments_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
 		ret = load_image(&req, loader, &st);
 	if (!ret)
 		ret = submit(ctx, &st.img);
-	if (!ret && s->mode == KJ_LOAD_CRASH)
-		hib_helper_mark_set(ctx, st.initrd &&
-				    initrd_has_hib_helper(st.initrd,
-							  st.initrd_len));
+	if (!ret)
+		load_update_mark(ctx, s->mode == KJ_LOAD_CRASH,
+				 image_marked(s, &st));
 	arch_hand_over_free(st.ho);
 	arch_opts_free(st.aopts);
 	image_free(&st.img);
@@ -436,10 +364,7 @@ int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
 			return ret;
 		}
 	}
-	if (slot != KJ_LOAD_CRASH)
-		preserve_mark_clear(ctx);
-	else
-		hib_helper_mark_clear(ctx);
+	load_update_mark(ctx, slot == KJ_LOAD_CRASH, false);
 	return 0;
 }
 
