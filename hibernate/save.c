@@ -31,8 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hib/crc32c.h"
-#include "hib/image-write.h"
+#include "kjump/kjump-hib.h"
 #include "save.h"
 
 #define REPORT_PAGES	256u		/* progress and cancel: per MiB */

@@ -10,8 +10,7 @@
 #include <stdint.h>
 
 #include "kjump/kjump.h"
-#include "hib/jump-param.h"
-#include "hib/request.h"
+#include "kjump/kjump-hib.h"
 
 struct kjs_progress {
 	uint64_t done_pages, total_pages;	/* of the map */

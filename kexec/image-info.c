@@ -17,8 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hib/image-read.h"
-#include "hib/request.h"
+#include "kjump/kjump-hib.h"
 #include "image-info.h"
 #include "report.h"
 

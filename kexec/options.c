@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hib/request.h"
 #include "options.h"
 #include "report.h"
 
@@ -288,7 +287,6 @@ static int check_hibernate_opts(const struct kexec_opts *o)
 			  o->has_level ? "--compress-level" :
 			  o->has_threads ? "--threads" :
 			  o->drop_caches ? "--drop-caches" : NULL;
-	enum kjh_compress c;
 
 	if (o->action == ACT_HIBERNATE) {
 		if (o->panic || o->seen_l) {
@@ -297,7 +295,7 @@ static int check_hibernate_opts(const struct kexec_opts *o)
 				   o->panic ? 'p' : 'l');
 			return -1;
 		}
-		if (o->compress && kjh_compress_parse(o->compress, &c)) {
+		if (o->compress && !kj_compress_valid(o->compress)) {
 			report_err("--compress=%s: not lz4, zstd or none",
 				   o->compress);
 			return -1;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * libkjump: load a kernel for kexec, run it, or jump into it and come
- * back.  This header is the library's whole boundary: the kexec command
- * line tool and the hibernation programs are callers of it and nothing
- * else.
+ * back, hibernate through the crash kernel and resume.  This header and
+ * kjump-hib.h (the hibernation image, for the programs that write or read
+ * one) are the library's whole boundary: the kexec command line tool, the
+ * image writer and the test tools include them and nothing of lib/.
  *
  * Rules every function follows:
  *  - a context (struct kj_ctx) carries the root prefix put in front of
@@ -187,6 +188,9 @@ struct kj_hibernate_result {
 
 int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *spec,
 		 struct kj_hibernate_result *res);
+
+/* Does kj_hibernate_spec.compress take name ("lz4", "zstd", "none")? */
+bool kj_compress_valid(const char *name);
 
 /*
  * Resume a hibernation image saved by kj_hibernate(), from a fresh boot of

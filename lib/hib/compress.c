@@ -11,7 +11,7 @@
 #include <lz4.h>
 #include <zstd.h>
 
-#include "compress.h"
+#include "kjump/hib/compress.h"
 
 #define ZSTD_DEFAULT_LEVEL	1
 

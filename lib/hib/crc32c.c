@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "crc32c.h"
+#include "kjump/hib/crc32c.h"
 
 #define CRC32C_POLY	0x82f63b78u
 

@@ -26,9 +26,9 @@
 #include "kjump/kjump.h"
 #include "hib/helper-mark.h"
 #include "hib/host.h"
-#include "hib/image-read.h"
-#include "hib/jump-param.h"
-#include "hib/request.h"
+#include "kjump/hib/image-read.h"
+#include "kjump/hib/jump-param.h"
+#include "kjump/hib/request.h"
 #include "hib/target.h"
 
 #define LOCKDOWN_PATH		"/sys/kernel/security/lockdown"
@@ -422,6 +422,13 @@ static int warm_up(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	if (!ret)
 		ret = judge_status(ctx, s, &st, res);
 	return ret;
+}
+
+bool kj_compress_valid(const char *name)
+{
+	enum kjh_compress c;
+
+	return !kjh_compress_parse(name, &c);
 }
 
 int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,

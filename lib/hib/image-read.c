@@ -14,10 +14,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "compress.h"
-#include "crc32c.h"
-#include "image-read.h"
-#include "request.h"
+#include "kjump/hib/compress.h"
+#include "kjump/hib/crc32c.h"
+#include "kjump/hib/image-read.h"
+#include "kjump/hib/request.h"
 
 __attribute__((format(printf, 4, 5)))
 static int why_set(int err, char *why, size_t size, const char *fmt, ...)

@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "crc32c.h"
-#include "image-write.h"
+#include "kjump/hib/crc32c.h"
+#include "kjump/hib/image-write.h"
 
 int kjh_chunk_build(struct kjh_codec *codec, uint32_t seq,
 		    uint64_t first_page, uint32_t pages, uint32_t crc,

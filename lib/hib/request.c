@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "request.h"
+#include "kjump/hib/request.h"
 
 #define REQUEST_FIRST	"kjump-hibernate-request 1"
 #define STATUS_FIRST	"kjump-hibernate-status 1"

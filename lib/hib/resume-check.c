@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "image-read.h"
+#include "kjump/hib/image-read.h"
 #include "resume-check.h"
 
 static int refuse(int err, char *why, size_t why_size, const char *fmt, ...)

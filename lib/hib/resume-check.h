@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image-format.h"
+#include "kjump/hib/image-format.h"
 
 #define KJH_HOST_RAM_MAX	128u
 

@@ -25,7 +25,7 @@
 
 #include "ctx.h"
 #include "hib/host.h"
-#include "hib/image-read.h"
+#include "kjump/hib/image-read.h"
 #include "hib/mono-clock.h"
 #include "hib/resume-check.h"
 #include "hib/swsusp-stream.h"

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image-read.h"
+#include "kjump/hib/image-read.h"
 
 /* Where the counts are in a struct swsusp_info page, by kernel word. */
 struct kjh_swsusp_counts {

@@ -30,7 +30,7 @@
 
 #include "ctx.h"
 #include "file-io.h"
-#include "hib/image-read.h"
+#include "kjump/hib/image-read.h"
 #include "hib/target.h"
 
 #define MOUNTINFO_MAX	(16u << 20)

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image-format.h"
+#include "kjump/hib/image-format.h"
 
 struct kj_ctx;
 

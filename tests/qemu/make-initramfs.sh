@@ -234,9 +234,8 @@ inputs_hash=$( {
 		echo "== $f"
 		cat "$f"
 	done
-	for f in $lib_srcs include/kjump/kjump.h lib/ctx.h lib/elf-read.h \
-	    lib/hib/image-format.h lib/hib/image-read.h lib/hib/compress.h \
-	    lib/hib/crc32c.h lib/hib/request.h; do
+	for f in $lib_srcs include/kjump/kjump.h include/kjump/kjump-hib.h \
+	    include/kjump/hib/*.h lib/ctx.h lib/elf-read.h; do
 		echo "== $f"
 		cat "$top/$f"
 	done

@@ -3,12 +3,12 @@
  * lib/hib's small pieces: CRC-32C, the request and status texts (round
  * trips and refusals), and chunk compression with every method.
  */
-#include "hib/compress.h"
-#include "hib/crc32c.h"
-#include "hib/request.h"
-#include "hib/image-read.h"
+#include "kjump/hib/compress.h"
+#include "kjump/hib/crc32c.h"
+#include "kjump/hib/request.h"
+#include "kjump/hib/image-read.h"
 #include "hib/resume-check.h"
-#include "hib/jump-param.h"
+#include "kjump/hib/jump-param.h"
 #include "unit.h"
 
 #define KJ_JUMP_REQUEST_MAX_TEST	KJ_JUMP_REQUEST_MAX

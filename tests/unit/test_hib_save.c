@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 
 #include "elf-core.h"
-#include "hib/image-write.h"
+#include "kjump/hib/image-write.h"
 #include "hib/swsusp-stream.h"
 #include "save.h"
 #include "unit.h"

@@ -48,7 +48,7 @@
 #include <unistd.h>
 
 #include "kjump/kjump.h"
-#include "hib/image-read.h"
+#include "kjump/kjump-hib.h"
 #include "pattern.h"
 
 #define CHUNK		(1u << 20)

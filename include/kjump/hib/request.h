@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image-format.h"
+#include "kjump/hib/image-format.h"
 
 enum kjh_mode { KJH_MODE_HIBERNATE, KJH_MODE_SNAPSHOT, KJH_MODE_READY };
 enum kjh_result { KJH_RESULT_OK, KJH_RESULT_ERROR, KJH_RESULT_CANCELLED };

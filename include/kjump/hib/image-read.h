@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
-#include "image-format.h"
+#include "kjump/hib/image-format.h"
 
 /*
  * An image's logical bytes on a block device (or a plain file standing in

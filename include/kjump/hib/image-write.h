@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
-#include "compress.h"
-#include "image-read.h"
+#include "kjump/hib/compress.h"
+#include "kjump/hib/image-read.h"
 
 #define KJH_CHUNK_PAGES		64u	/* 256 KiB (doc/image-format.md) */
 

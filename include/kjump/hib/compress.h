@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image-format.h"
+#include "kjump/hib/image-format.h"
 
 struct kjh_codec;
 
