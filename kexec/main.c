@@ -21,12 +21,9 @@
 
 static int load(struct kj_ctx *ctx, const struct kexec_opts *o)
 {
-	struct kj_load_spec spec;
-
 	if (o->jump_back_helper)
-		return kj_load_jump_back(ctx, o->has_entry, o->entry);
-	options_to_spec(o, &spec);
-	return kj_load(ctx, &spec);
+		return kj_load_jump_back(ctx, o->load.has_entry, o->load.entry);
+	return kj_load(ctx, &o->load);
 }
 
 static unsigned int run_flags(const struct kexec_opts *o)
@@ -53,7 +50,8 @@ static int run_shutdown(void)
 static int report_status(struct kj_ctx *ctx, const struct kexec_opts *o)
 {
 	bool crash = !o->seen_l;
-	int loaded = kj_slot_loaded(ctx, crash);
+	int loaded = kj_slot_loaded(ctx, crash ? KJ_SLOT_CRASH :
+						 KJ_SLOT_NORMAL);
 
 	if (loaded < 0) {
 		report_err("status: %s%s: %s", kj_ctx_root(ctx), crash ?
@@ -136,9 +134,9 @@ static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 	case ACT_LOAD:
 		return load(ctx, o);
 	case ACT_UNLOAD:
-		return kj_unload(ctx, o->panic ? KJ_LOAD_CRASH :
-						KJ_LOAD_NORMAL, o->syscall,
-				 o->discard);
+		return kj_unload(ctx, o->panic ? KJ_SLOT_CRASH :
+						 KJ_SLOT_NORMAL,
+				 o->load.syscall, o->discard);
 	case ACT_EXEC:
 		return kj_exec(ctx, run_flags(o));
 	case ACT_JUMP:

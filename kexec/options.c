@@ -346,7 +346,7 @@ static int set_syscall(struct kexec_opts *o, char c)
 		return -1;
 	}
 	o->syscall_opt = c;
-	o->syscall = by_opt[(unsigned char)c];
+	o->load.syscall = by_opt[(unsigned char)c];
 	return 0;
 }
 
@@ -358,7 +358,7 @@ static int parse_one(struct kexec_opts *o, int c)
 	case 'd': o->debug = true; return 0;
 	case 'x': o->no_ifdown = true; return 0;
 	case 'y': o->no_sync = true; return 0;
-	case 'i': o->no_checks = true; return 0;
+	case 'i': o->load.no_checks = true; return 0;
 	case 'l': o->seen_l = true; return 0;
 	case 'u': return set_action(o, ACT_UNLOAD, "-u");
 	case 'e': return set_action(o, ACT_EXEC, "-e");
@@ -366,20 +366,20 @@ static int parse_one(struct kexec_opts *o, int c)
 	case 'j': return set_action(o, ACT_JUMP, "-j");
 	case 'S': return set_action(o, ACT_STATUS, "-S");
 	case 'p': o->panic = true; return 0;
-	case 't': o->type = optarg; return 0;
+	case 't': o->load.type = optarg; return 0;
 	case 'c': case 's': case 'a': return set_syscall(o, (char)c);
-	case OPT_INITRD: o->initrd = optarg; return 0;
-	case OPT_REUSE_CMDLINE: o->reuse_cmdline = true; return 0;
+	case OPT_INITRD: o->load.initrd = optarg; return 0;
+	case OPT_REUSE_CMDLINE: o->load.reuse_cmdline = true; return 0;
 	case OPT_APPEND:
-		if (o->nr_append == KEXEC_MAX_APPEND) {
+		if (o->load.nr_append == KJ_MAX_APPEND) {
 			report_err("--append: more than %d given",
-			       KEXEC_MAX_APPEND);
+			       KJ_MAX_APPEND);
 			return -1;
 		}
-		o->append[o->nr_append++] = optarg;
+		o->load.append[o->load.nr_append++] = optarg;
 		return 0;
-	case OPT_MEM_MIN: return parse_addr("--mem-min", optarg, &o->mem_min);
-	case OPT_MEM_MAX: return parse_addr("--mem-max", optarg, &o->mem_max);
+	case OPT_MEM_MIN: return parse_addr("--mem-min", optarg, &o->load.mem_min);
+	case OPT_MEM_MAX: return parse_addr("--mem-max", optarg, &o->load.mem_max);
 	case OPT_PRESERVE: o->preserve_context = o->seen_l = true; return 0;
 	case OPT_JUMP_BACK_HELPER:
 		o->jump_back_helper = o->seen_l = true;
@@ -389,7 +389,7 @@ static int parse_one(struct kexec_opts *o, int c)
 		return set_action(o, ACT_IMAGE_INFO, "--image-info");
 	case OPT_VERIFY: o->verify = true; return 0;
 	case OPT_DISCARD: o->discard = true; return 0;
-	case OPT_NO_JUMP: o->no_jump = true; return 0;
+	case OPT_NO_JUMP: o->load.no_jump = true; return 0;
 	case OPT_RESUME:
 		o->resume = optarg;
 		return set_action(o, ACT_RESUME, "--resume");
@@ -400,8 +400,8 @@ static int parse_one(struct kexec_opts *o, int c)
 		o->has_resume_offset = true;
 		return 0;
 	case OPT_ENTRY:
-		o->has_entry = true;
-		return parse_addr("--entry", optarg, &o->entry);
+		o->load.has_entry = true;
+		return parse_addr("--entry", optarg, &o->load.entry);
 	case OPT_HIBERNATE: return set_hibernate(o, false);
 	case OPT_SNAPSHOT: return set_hibernate(o, true);
 	case OPT_COMPRESS: o->compress = optarg; return 0;
@@ -479,7 +479,7 @@ static int check_jump_opts(const struct kexec_opts *o)
 		report_err("options: --load-preserve-context and --load-jump-back-helper cannot be combined");
 		return -1;
 	}
-	if (o->preserve_context && o->mem_max == UINT64_MAX) {
+	if (o->preserve_context && o->load.mem_max == UINT64_MAX) {
 		report_err("--load-preserve-context: needs --mem-max=ADDR, the top of the memory the new kernel may use");
 		return -1;
 	}
@@ -499,30 +499,38 @@ static int check_syscall_opt(const struct kexec_opts *o)
 			   o->syscall_opt, action_name(o->action));
 		return -1;
 	}
-	if (o->jump_back_helper && o->syscall == KJ_SYSCALL_FILE) {
+	if (o->jump_back_helper && o->load.syscall == KJ_SYSCALL_FILE) {
 		report_err("--load-jump-back-helper: only with kexec_load (-c), not -s");
 		return -1;
 	}
 	return 0;
 }
 
-static int check_kernel_arg(struct kexec_opts *o)
+/* A kernel argument exactly where the action loads one. */
+static int check_kernel_arg(const struct kexec_opts *o)
 {
 	bool wants_kernel = (o->action == ACT_LOAD && !o->jump_back_helper) ||
 			    o->action == ACT_FORCE || o->action == ACT_DEFAULT;
 
-	if (wants_kernel && !o->kernel) {
+	if (wants_kernel && !o->load.kernel) {
 		report_err("options: no kernel image given");
 		return -1;
 	}
-	if (!wants_kernel && o->kernel) {
-		report_err("%s: a kernel image makes no sense with %s", o->kernel,
-		       o->jump_back_helper ? "--load-jump-back-helper" :
-					     "this action");
+	if (!wants_kernel && o->load.kernel) {
+		report_err("%s: a kernel image makes no sense with %s",
+			   o->load.kernel,
+			   o->jump_back_helper ? "--load-jump-back-helper" :
+						 "this action");
 		return -1;
 	}
-	if (check_jump_opts(o) || check_hibernate_opts(o) ||
-	    check_syscall_opt(o))
+	return 0;
+}
+
+/* Every option only where its action takes it, and no two that clash. */
+static int check_combinations(const struct kexec_opts *o)
+{
+	if (check_kernel_arg(o) || check_jump_opts(o) ||
+	    check_hibernate_opts(o) || check_syscall_opt(o))
 		return -1;
 	if (o->has_resume_offset && o->action != ACT_RESUME) {
 		report_err("--resume-offset: only with --resume=TARGET");
@@ -534,11 +542,11 @@ static int check_kernel_arg(struct kexec_opts *o)
 		return -1;
 	}
 	if (o->discard && (o->action != ACT_UNLOAD || !o->panic ||
-			   o->syscall == KJ_SYSCALL_FILE)) {
+			   o->load.syscall == KJ_SYSCALL_FILE)) {
 		report_err("--discard: only with -p -u (and kexec_load: not -s)");
 		return -1;
 	}
-	if (o->no_jump && (o->action != ACT_LOAD || !o->panic)) {
+	if (o->load.no_jump && (o->action != ACT_LOAD || !o->panic)) {
 		report_err("--no-jump: only with a crash load (-p)");
 		return -1;
 	}
@@ -546,10 +554,10 @@ static int check_kernel_arg(struct kexec_opts *o)
 		report_err("--verify: only with --image-info=TARGET");
 		return -1;
 	}
-	if (o->mem_min > o->mem_max) {
+	if (o->load.mem_min > o->load.mem_max) {
 		report_err("--mem-min: 0x%llx is above --mem-max 0x%llx",
-		       (unsigned long long)o->mem_min,
-		       (unsigned long long)o->mem_max);
+		       (unsigned long long)o->load.mem_min,
+		       (unsigned long long)o->load.mem_max);
 		return -1;
 	}
 	return 0;
@@ -582,7 +590,8 @@ int parse_options(int argc, char **argv, struct kexec_opts *o)
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
-	o->mem_max = UINT64_MAX;
+	kj_load_spec_init(&o->load);
+	o->load.arch_opts = o->arch_opts;
 	all_options(all);
 	opterr = 0;
 	optind = 0;	/* 0, not 1: also resets getopt's scan position */
@@ -598,7 +607,7 @@ int parse_options(int argc, char **argv, struct kexec_opts *o)
 			return 0;	/* -h or -v: nothing else matters */
 	}
 	if (optind < argc)
-		o->kernel = argv[optind++];
+		o->load.kernel = argv[optind++];
 	if (optind < argc) {
 		report_err("%s: unexpected argument (one kernel image only)",
 		       argv[optind]);
@@ -607,35 +616,13 @@ int parse_options(int argc, char **argv, struct kexec_opts *o)
 	if (resolve_slot(o))
 		return -1;
 	if (o->action == ACT_NONE)
-		o->action = o->kernel ? ACT_DEFAULT : ACT_NONE;
+		o->action = o->load.kernel ? ACT_DEFAULT : ACT_NONE;
 	if (o->action == ACT_NONE) {
 		report_err("options: nothing to do (try 'kexec --help')");
 		return -1;
 	}
-	return check_kernel_arg(o);
-}
-
-void options_to_spec(const struct kexec_opts *o, struct kj_load_spec *spec)
-{
-	unsigned int i;
-
-	kj_load_spec_init(spec);
-	spec->mode = o->panic ? KJ_LOAD_CRASH :
-		     o->preserve_context ? KJ_LOAD_PRESERVE : KJ_LOAD_NORMAL;
-	spec->kernel = o->kernel;
-	spec->initrd = o->initrd;
-	spec->type = o->type;
-	for (i = 0; i < o->nr_append; i++)
-		spec->append[i] = o->append[i];
-	spec->nr_append = o->nr_append;
-	spec->reuse_cmdline = o->reuse_cmdline;
-	spec->mem_min = o->mem_min;
-	spec->mem_max = o->mem_max;
-	spec->has_entry = o->has_entry;
-	spec->entry = o->entry;
-	spec->no_checks = o->no_checks;
-	spec->no_jump = o->no_jump;
-	spec->serial_progress = o->debug;
-	spec->arch_opts = o->arch_opts;
-	spec->syscall = o->syscall;
+	o->load.mode = o->panic ? KJ_LOAD_CRASH :
+		       o->preserve_context ? KJ_LOAD_PRESERVE : KJ_LOAD_NORMAL;
+	o->load.serial_progress = o->debug;
+	return check_combinations(o);
 }

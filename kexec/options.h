@@ -28,7 +28,6 @@ enum kexec_action {
 	ACT_WARM_UP,	/* --warm-up */
 };
 
-#define KEXEC_MAX_APPEND	KJ_MAX_APPEND
 #define KEXEC_MAX_ARCH_OPTS	16
 
 struct kexec_opts {
@@ -37,35 +36,31 @@ struct kexec_opts {
 	bool seen_l;		/* -l given: load, or with -S the normal slot */
 	bool no_ifdown;		/* -x */
 	bool no_sync;		/* -y */
-	bool no_checks;		/* -i: purgatory skips sha256 */
 	bool debug;		/* -d */
-	bool reuse_cmdline;
 	bool preserve_context;	/* --load-preserve-context */
 	bool jump_back_helper;	/* --load-jump-back-helper */
 	bool verify;		/* --verify (with --image-info) */
 	bool discard;		/* --discard (with -p -u) */
-	bool no_jump;		/* --no-jump (with -p) */
 	const char *image_info;	/* --image-info=TARGET */
 	const char *resume;	/* --resume=TARGET */
 	bool has_resume_offset;
 	uint64_t resume_offset;	/* --resume-offset=BYTES */
-	bool has_entry;		/* --entry given */
-	uint64_t entry;		/* --entry=ADDR */
-	const char *type;	/* -t, NULL: probe */
-	const char *kernel;	/* first non-option argument */
-	const char *initrd;
-	const char *append[KEXEC_MAX_APPEND];	/* --append/--command-line */
-	unsigned int nr_append;
 	const char *hib_target;	/* --hibernate= / --snapshot= */
 	bool snapshot;		/* --snapshot: come back after the save */
 	const char *compress;	/* --compress= */
 	bool has_level, has_threads, drop_caches;
 	int compress_level;
 	int threads;
-	uint64_t mem_min;
-	uint64_t mem_max;	/* inclusive, UINT64_MAX: no limit */
-	enum kj_syscall syscall;	/* -c (default), -s, -a */
 	char syscall_opt;	/* 'c', 's' or 'a' as given; 0: none */
+	/*
+	 * The load as the library takes it: the kernel (first non-option
+	 * argument), --initrd, -t, --append/--command-line, --reuse-cmdline,
+	 * --mem-min/--mem-max, --entry, -i, --no-jump, -c/-s/-a, and after
+	 * parsing the slot (-p, --load-preserve-context) and -d's serial
+	 * progress.  load.arch_opts points at arch_opts below: keep the
+	 * struct where parse_options() filled it.
+	 */
+	struct kj_load_spec load;
 	/* the architecture's options (kj_arch_options()), in order */
 	const char *arch_opts[KEXEC_MAX_ARCH_OPTS + 1];
 	unsigned int nr_arch_opts;
@@ -79,8 +74,5 @@ struct kexec_opts {
 int parse_options(int argc, char **argv, struct kexec_opts *opts);
 
 void print_usage(void);
-
-/* The load the options ask for, as the library takes it. */
-void options_to_spec(const struct kexec_opts *opts, struct kj_load_spec *spec);
 
 #endif

@@ -320,23 +320,23 @@ int kj_load(struct kj_ctx *ctx, const struct kj_load_spec *s)
 }
 
 /* Unload with kexec_file_load; -a falls back where there is none. */
-static int file_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
+static int file_unload(struct kj_ctx *ctx, enum kj_slot slot,
 		       enum kj_syscall syscall)
 {
 	int ret;
 
-	ret = kexec_file_unload(slot == KJ_LOAD_CRASH ? KEXEC_FILE_ON_CRASH :
+	ret = kexec_file_unload(slot == KJ_SLOT_CRASH ? KEXEC_FILE_ON_CRASH :
 				0);
 	if (ret == -ENOSYS && syscall == KJ_SYSCALL_AUTO)
 		return 1;
 	if (ret)
 		kj_err(ctx, "unload: kexec_file_load: %s",
-		       kexec_slot_strerror(ctx, ret, slot == KJ_LOAD_CRASH,
+		       kexec_slot_strerror(ctx, ret, slot == KJ_SLOT_CRASH,
 					   true));
 	return ret;
 }
 
-int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
+int kj_unload(struct kj_ctx *ctx, enum kj_slot slot,
 	      enum kj_syscall syscall, bool discard)
 {
 	unsigned long flags = arch_kexec_flags();
@@ -350,7 +350,7 @@ int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
 		ret = arch_check_running(ctx);
 		if (ret)
 			return ret;
-		if (slot == KJ_LOAD_CRASH)
+		if (slot == KJ_SLOT_CRASH)
 			flags |= KEXEC_ON_CRASH;
 		/* the companion's way to drop a parked crash kernel */
 		if (discard)
@@ -359,16 +359,16 @@ int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
 		if (ret) {
 			kj_err(ctx, "unload: %s",
 			       kexec_slot_strerror(ctx, ret,
-						   slot == KJ_LOAD_CRASH,
+						   slot == KJ_SLOT_CRASH,
 						   false));
 			return ret;
 		}
 	}
-	load_update_mark(ctx, slot == KJ_LOAD_CRASH, false);
+	load_update_mark(ctx, slot == KJ_SLOT_CRASH, false);
 	return 0;
 }
 
-int kj_slot_loaded(struct kj_ctx *ctx, bool crash)
+int kj_slot_loaded(struct kj_ctx *ctx, enum kj_slot slot)
 {
-	return kexec_slot_loaded(ctx, crash);
+	return kexec_slot_loaded(ctx, slot == KJ_SLOT_CRASH);
 }

@@ -46,6 +46,12 @@ const char *kj_ctx_root(const struct kj_ctx *ctx);
 
 /* ------------------------------------------------------------ loading */
 
+/* The kernel's two places for an image. */
+enum kj_slot {
+	KJ_SLOT_NORMAL,		/* run by kj_exec() (kexec -l) */
+	KJ_SLOT_CRASH,		/* run on a crash, or by kj_jump() (kexec -p) */
+};
+
 enum kj_load_mode {
 	KJ_LOAD_NORMAL,		/* the normal slot, run with kj_exec() */
 	KJ_LOAD_CRASH,		/* the crash slot: kdump, or kj_jump() */
@@ -109,11 +115,11 @@ int kj_load_jump_back(struct kj_ctx *ctx, bool has_entry, uint64_t entry);
  * discard: the crash slot even when its kernel is parked in a kexec jump
  * (kexec_load only).
  */
-int kj_unload(struct kj_ctx *ctx, enum kj_load_mode slot,
+int kj_unload(struct kj_ctx *ctx, enum kj_slot slot,
 	      enum kj_syscall syscall, bool discard);
 
 /* 1 if the slot holds an image, 0 if not, or -errno (not reported). */
-int kj_slot_loaded(struct kj_ctx *ctx, bool crash);
+int kj_slot_loaded(struct kj_ctx *ctx, enum kj_slot slot);
 
 /* Loader names for -t, "bzImage, elf-x86"; buf is always terminated. */
 void kj_loader_names(char *buf, size_t size);

@@ -118,10 +118,10 @@ TEST(slot_status_below_root)
 	unit_write_file(ctx, a, "sys/kernel/kexec_loaded", "0\n", (size_t)-1);
 	unit_write_file(ctx, b, "sys/kernel/kexec_crash_loaded", "0\n",
 			(size_t)-1);
-	CHECK_EQ_INT(kj_slot_loaded(unit_kj(ctx, a), true), 1);
-	CHECK_EQ_INT(kj_slot_loaded(unit_kj(ctx, a), false), 0);
-	CHECK_EQ_INT(kj_slot_loaded(unit_kj(ctx, b), true), 0);
-	CHECK_EQ_INT(kj_slot_loaded(unit_kj(ctx, b), false), -ENOENT);
+	CHECK_EQ_INT(kj_slot_loaded(unit_kj(ctx, a), KJ_SLOT_CRASH), 1);
+	CHECK_EQ_INT(kj_slot_loaded(unit_kj(ctx, a), KJ_SLOT_NORMAL), 0);
+	CHECK_EQ_INT(kj_slot_loaded(unit_kj(ctx, b), KJ_SLOT_CRASH), 0);
+	CHECK_EQ_INT(kj_slot_loaded(unit_kj(ctx, b), KJ_SLOT_NORMAL), -ENOENT);
 }
 
 static bool exists(const char *root, const char *rel)

@@ -67,13 +67,13 @@ TEST(actions)
 
 	ok(ctx, &o, "-l", "bzImage", NULL);
 	CHECK_EQ_INT(o.action, ACT_LOAD);
-	CHECK_STR(o.kernel, "bzImage");
+	CHECK_STR(o.load.kernel, "bzImage");
 	CHECK(!o.panic);
 	ok(ctx, &o, "--load", "k", NULL);
 	CHECK_EQ_INT(o.action, ACT_LOAD);
 	ok(ctx, &o, "-e", NULL);
 	CHECK_EQ_INT(o.action, ACT_EXEC);
-	CHECK(o.kernel == NULL);
+	CHECK(o.load.kernel == NULL);
 	ok(ctx, &o, "--exec", NULL);
 	CHECK_EQ_INT(o.action, ACT_EXEC);
 	ok(ctx, &o, "-u", NULL);
@@ -90,7 +90,7 @@ TEST(actions)
 	CHECK_EQ_INT(o.action, ACT_JUMP);
 	ok(ctx, &o, "k", NULL);
 	CHECK_EQ_INT(o.action, ACT_DEFAULT);
-	CHECK_STR(o.kernel, "k");
+	CHECK_STR(o.load.kernel, "k");
 	/* the same action twice is no conflict */
 	ok(ctx, &o, "-e", "--exec", NULL);
 	CHECK_EQ_INT(o.action, ACT_EXEC);
@@ -101,12 +101,12 @@ TEST(defaults)
 	struct kexec_opts o;
 
 	ok(ctx, &o, "-l", "k", NULL);
-	CHECK(!o.debug && !o.no_ifdown && !o.no_sync && !o.no_checks);
-	CHECK(!o.reuse_cmdline);
-	CHECK(o.type == NULL && o.initrd == NULL);
-	CHECK_EQ_INT(o.nr_append, 0);
-	CHECK_EQ_U64(o.mem_min, 0);
-	CHECK_EQ_U64(o.mem_max, UINT64_MAX);
+	CHECK(!o.debug && !o.no_ifdown && !o.no_sync && !o.load.no_checks);
+	CHECK(!o.load.reuse_cmdline);
+	CHECK(o.load.type == NULL && o.load.initrd == NULL);
+	CHECK_EQ_INT(o.load.nr_append, 0);
+	CHECK_EQ_U64(o.load.mem_min, 0);
+	CHECK_EQ_U64(o.load.mem_max, UINT64_MAX);
 }
 
 TEST(flags)
@@ -114,15 +114,15 @@ TEST(flags)
 	struct kexec_opts o;
 
 	ok(ctx, &o, "-dxyi", "-e", NULL);
-	CHECK(o.debug && o.no_ifdown && o.no_sync && o.no_checks);
+	CHECK(o.debug && o.no_ifdown && o.no_sync && o.load.no_checks);
 	ok(ctx, &o, "--debug", "--no-ifdown", "--no-sync", "--no-checks",
 	   "-e", NULL);
-	CHECK(o.debug && o.no_ifdown && o.no_sync && o.no_checks);
+	CHECK(o.debug && o.no_ifdown && o.no_sync && o.load.no_checks);
 	ok(ctx, &o, "-t", "bzImage", "-l", "k", NULL);
-	CHECK_STR(o.type, "bzImage");
+	CHECK_STR(o.load.type, "bzImage");
 	ok(ctx, &o, "--type=bzImage", "--reuse-cmdline", "-l", "k", NULL);
-	CHECK_STR(o.type, "bzImage");
-	CHECK(o.reuse_cmdline);
+	CHECK_STR(o.load.type, "bzImage");
+	CHECK(o.load.reuse_cmdline);
 }
 
 TEST(conflicts)
@@ -143,7 +143,7 @@ TEST(warm_up)
 
 	ok(ctx, &o, "--warm-up", NULL);
 	CHECK_EQ_INT(o.action, ACT_WARM_UP);
-	CHECK(o.kernel == NULL && o.hib_target == NULL);
+	CHECK(o.load.kernel == NULL && o.hib_target == NULL);
 	ok(ctx, &o, "--warm-up", "-x", NULL);
 	CHECK(o.no_ifdown);
 	bad(ctx, "kexec: options: -p and --warm-up cannot be combined",
@@ -181,30 +181,30 @@ TEST(append_accumulates)
 
 	ok(ctx, &o, "-l", "k", "--append=a=1", "--command-line", "b c",
 	   "--append", "", "--command-line=d", NULL);
-	CHECK_EQ_INT(o.nr_append, 4);
-	CHECK_STR(o.append[0], "a=1");
-	CHECK_STR(o.append[1], "b c");
-	CHECK_STR(o.append[2], "");
-	CHECK_STR(o.append[3], "d");
+	CHECK_EQ_INT(o.load.nr_append, 4);
+	CHECK_STR(o.load.append[0], "a=1");
+	CHECK_STR(o.load.append[1], "b c");
+	CHECK_STR(o.load.append[2], "");
+	CHECK_STR(o.load.append[3], "d");
 }
 
 TEST(append_limit)
 {
 	struct kexec_opts o;
 	const char *err;
-	char *argv[KEXEC_MAX_APPEND + 5];
+	char *argv[KJ_MAX_APPEND + 5];
 	int i, argc = 0;
 
 	argv[argc++] = "kexec";
 	argv[argc++] = "-l";
 	argv[argc++] = "k";
-	for (i = 0; i < KEXEC_MAX_APPEND; i++)
+	for (i = 0; i < KJ_MAX_APPEND; i++)
 		argv[argc++] = "--append=x";
 	argv[argc] = NULL;
 	unit_capture_start(ctx);
 	CHECK_EQ_INT(parse_options(argc, argv, &o), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
-	CHECK_EQ_INT(o.nr_append, KEXEC_MAX_APPEND);
+	CHECK_EQ_INT(o.load.nr_append, KJ_MAX_APPEND);
 	argv[argc++] = "--append=y";
 	argv[argc] = NULL;
 	unit_capture_start(ctx);
@@ -218,11 +218,11 @@ TEST(initrd)
 	struct kexec_opts o;
 
 	ok(ctx, &o, "-l", "k", "--initrd=/boot/initrd.img", NULL);
-	CHECK_STR(o.initrd, "/boot/initrd.img");
+	CHECK_STR(o.load.initrd, "/boot/initrd.img");
 	ok(ctx, &o, "-l", "k", "--ramdisk", "rd", NULL);
-	CHECK_STR(o.initrd, "rd");
+	CHECK_STR(o.load.initrd, "rd");
 	ok(ctx, &o, "--initrd=a", "--ramdisk=b", "-l", "k", NULL);
-	CHECK_STR(o.initrd, "b");
+	CHECK_STR(o.load.initrd, "b");
 	bad(ctx, "--initrd: needs an argument", "-l", "k", "--initrd", NULL);
 	bad(ctx, "--ramdisk: needs an argument", "-l", "k", "--ramdisk", NULL);
 }
@@ -233,16 +233,16 @@ TEST(mem_limits)
 
 	ok(ctx, &o, "-l", "k", "--mem-min=0x100000", "--mem-max", "0x1fffffff",
 	   NULL);
-	CHECK_EQ_U64(o.mem_min, 0x100000);
-	CHECK_EQ_U64(o.mem_max, 0x1fffffff);
+	CHECK_EQ_U64(o.load.mem_min, 0x100000);
+	CHECK_EQ_U64(o.load.mem_max, 0x1fffffff);
 	ok(ctx, &o, "-l", "k", "--mem-min=1048576", "--mem-max=010000000", NULL);
-	CHECK_EQ_U64(o.mem_min, 1048576);
-	CHECK_EQ_U64(o.mem_max, 0x200000);
+	CHECK_EQ_U64(o.load.mem_min, 1048576);
+	CHECK_EQ_U64(o.load.mem_max, 0x200000);
 	ok(ctx, &o, "-l", "k", "--mem-min=0x1000", "--mem-max=0x1000", NULL);
-	CHECK_EQ_U64(o.mem_min, 0x1000);
-	CHECK_EQ_U64(o.mem_max, 0x1000);
+	CHECK_EQ_U64(o.load.mem_min, 0x1000);
+	CHECK_EQ_U64(o.load.mem_max, 0x1000);
 	ok(ctx, &o, "-l", "k", "--mem-max=0xffffffffffffffff", NULL);
-	CHECK_EQ_U64(o.mem_max, UINT64_MAX);
+	CHECK_EQ_U64(o.load.mem_max, UINT64_MAX);
 }
 
 TEST(mem_garbage)
@@ -303,17 +303,17 @@ TEST(options_after_kernel)
 	ok(ctx, &o, "-l", "bzImage", "--initrd=x", "--append", "quiet", "-d",
 	   NULL);
 	CHECK_EQ_INT(o.action, ACT_LOAD);
-	CHECK_STR(o.kernel, "bzImage");
-	CHECK_STR(o.initrd, "x");
-	CHECK_EQ_INT(o.nr_append, 1);
-	CHECK_STR(o.append[0], "quiet");
+	CHECK_STR(o.load.kernel, "bzImage");
+	CHECK_STR(o.load.initrd, "x");
+	CHECK_EQ_INT(o.load.nr_append, 1);
+	CHECK_STR(o.load.append[0], "quiet");
 	CHECK(o.debug);
 	ok(ctx, &o, "bzImage", "-l", NULL);
 	CHECK_EQ_INT(o.action, ACT_LOAD);
-	CHECK_STR(o.kernel, "bzImage");
+	CHECK_STR(o.load.kernel, "bzImage");
 	/* after "--" everything is a file name */
 	ok(ctx, &o, "-l", "--", "-weird-name", NULL);
-	CHECK_STR(o.kernel, "-weird-name");
+	CHECK_STR(o.load.kernel, "-weird-name");
 }
 
 TEST(help)
