@@ -14,7 +14,7 @@
 
 #include "arch.h"
 #include "crash-sources.h"
-#include "crashdump.h"
+#include "hand-over.h"
 #include "file-io.h"
 #include "image.h"
 #include "kexec-syscall.h"
@@ -44,7 +44,7 @@ static void run_free(void *arg)
 {
 	struct run *r = arg;
 
-	crash_setup_free(&r->cs);
+	hand_over_free(&r->cs);
 	image_free(&r->img);
 	memmap_free(&r->fw);
 }
@@ -56,7 +56,7 @@ static struct run *new_run(struct unit_ctx *ctx, const char *root)
 
 	memmap_init(&r->fw);
 	image_init(&r->img, unit_kj_default(), 0, UINT64_MAX);
-	crash_setup_init(&r->cs);
+	hand_over_init(&r->cs);
 	unit_defer(ctx, run_free, r);
 	unit_capture_start(ctx);
 	ret = memmap_read_system(unit_kj(ctx, root), &r->fw);
@@ -608,10 +608,10 @@ TEST(jump_buf_pfn_decimal)
 /* Run again on the same root: a fresh image and crash setup. */
 static void rerun(struct unit_ctx *ctx, struct run *r)
 {
-	crash_setup_free(&r->cs);
+	hand_over_free(&r->cs);
 	image_free(&r->img);
 	image_init(&r->img, unit_kj_default(), 0, UINT64_MAX);
-	crash_setup_init(&r->cs);
+	hand_over_init(&r->cs);
 	CHECK_EQ_INT(image_set_usable(&r->img, &r->fw), 0);
 	prepare(ctx, r);
 }

@@ -5,8 +5,6 @@
  * ends; purgatory enters it by the 32-bit boot protocol.
  */
 #include <elf.h>
-#include <errno.h>
-#include <inttypes.h>
 
 #include "arch.h"
 #include "x86-arch.h"
@@ -54,15 +52,5 @@ const struct x86_arch_desc x86_arch = {
 	.bzimage_xloadflags = 0,
 	.low_backup = true,
 	.find_page_offset = NULL,
-	.no_preserve = NULL,
 	.set_regs = set_regs,
 };
-
-int arch_check_entry(const struct kj_ctx *ctx, uint64_t entry)
-{
-	if (entry <= x86_arch.entry_max)
-		return 0;
-	kj_err(ctx, "--entry=0x%" PRIx64 ": above 4 GiB, out of reach in 32-bit mode",
-	       entry);
-	return -ERANGE;
-}

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "boot-params.h"
-#include "crashdump.h"
+#include "hand-over.h"
 #include "linux-boot.h"
 #include "purgatory-setup.h"
 #include "x86-arch.h"

@@ -2,7 +2,7 @@
 /*
  * The shared x86 layer (zero page, setup header, e820, crash map,
  * initrd and boot_params placement) and what it asks of the word-size
- * architecture beside it (lib/arch/i386/, later lib/arch/x86_64/): the
+ * architecture beside it (lib/arch/i386/ or lib/arch/x86_64/): the
  * limits of the next kernel's address space, its ELF machine, and how
  * purgatory enters it.
  */
@@ -30,7 +30,8 @@ struct x86_arch_desc {
 	uint64_t page_offset;		/* kernel virtual = physical + this */
 	uint64_t lowmem_end;		/* the direct map ends here */
 	uint64_t place_max;		/* highest byte a segment may use */
-	uint64_t entry_max;		/* highest entry purgatory can reach */
+	uint64_t entry_max;		/* highest entry purgatory can reach
+					 * (arch_check_entry()) */
 	/* A bzImage's entry: the protected-mode kernel's start plus this
 	 * (i386: 0, the 32-bit entry; x86_64: 0x200, startup_64). */
 	uint32_t bzimage_entry_offset;
@@ -45,8 +46,6 @@ struct x86_arch_desc {
 	bool low_backup;
 	/* The direct map's base now (KASLR moves it); NULL: page_offset. */
 	uint64_t (*find_page_offset)(const struct kj_ctx *ctx);
-	/* NULL: preserve-context loads are built; else why not. */
-	const char *no_preserve;
 	/* The next kernel's registers: boot params, entry, stack. */
 	void (*set_regs)(struct purgatory_params *p, uint64_t boot_params,
 			 uint64_t entry, uint64_t stack);

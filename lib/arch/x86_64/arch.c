@@ -8,7 +8,6 @@
  * below 1 MiB (Linux keeps it reserved) and the crash region; the dump
  * leaves the first MiB out and is ELF64, its PT_LOADs at the direct
  * map's addresses as /proc/kcore shows them (KASLR moves the map).
- * Preserve-context loads are not done yet.
  */
 #include <elf.h>
 #include <errno.h>
@@ -123,13 +122,5 @@ const struct x86_arch_desc x86_arch = {
 	.bzimage_xloadflags = XLF_KERNEL_64,
 	.low_backup = false,
 	.find_page_offset = find_page_offset,
-	.no_preserve = NULL,
 	.set_regs = set_regs,
 };
-
-int arch_check_entry(const struct kj_ctx *ctx, uint64_t entry)
-{
-	(void)ctx;
-	(void)entry;
-	return 0;
-}

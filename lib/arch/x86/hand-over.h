@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Crash loading (-p) on x86: the kernel goes into the "Crash kernel"
+ * The hand-over of a crash or preserve-context load on x86 (arch.h steps
+ * 3 and 5).  Crash loading (-p): the kernel goes into the "Crash kernel"
  * region; on i386 purgatory saves the old kernel's low memory (0-640K,
  * which the new kernel needs for itself) into a backup segment, while on
  * x86_64 that memory stays out of the dump (Linux keeps the first MiB
@@ -12,8 +13,8 @@
  * the kernel's page swapping instead of a backup copy, and without the ELF
  * core header.
  */
-#ifndef KJUMP_CRASHDUMP_H
-#define KJUMP_CRASHDUMP_H
+#ifndef KJUMP_HAND_OVER_H
+#define KJUMP_HAND_OVER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,8 +40,8 @@ struct arch_hand_over {
 	uint64_t elfcorehdr;
 };
 
-void crash_setup_init(struct arch_hand_over *cs);
-void crash_setup_free(struct arch_hand_over *cs);
+void hand_over_init(struct arch_hand_over *cs);
+void hand_over_free(struct arch_hand_over *cs);
 
 /*
  * Restrict img to the crash region, add the backup and ELF core header

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "crash-sources.h"
-#include "crashdump.h"
+#include "hand-over.h"
 #include "ctx.h"
 #include "elf-core.h"
 #include "file-io.h"
@@ -18,7 +18,7 @@
 
 #define MAX_LOADS		(MEMMAP_MAX_RANGES / 8)
 
-void crash_setup_init(struct arch_hand_over *cs)
+void hand_over_init(struct arch_hand_over *cs)
 {
 	memset(cs, 0, sizeof(*cs));
 	memmap_init(&cs->map);
@@ -26,7 +26,7 @@ void crash_setup_init(struct arch_hand_over *cs)
 	cmdline_init(&cs->extra);
 }
 
-void crash_setup_free(struct arch_hand_over *cs)
+void hand_over_free(struct arch_hand_over *cs)
 {
 	memmap_free(&cs->map);
 	memmap_free(&cs->low);
@@ -545,19 +545,13 @@ int arch_hand_over_prepare(const struct load_request *req,
 	struct arch_hand_over *cs;
 	int ret;
 
-	if (req->spec->mode == KJ_LOAD_PRESERVE && x86_arch.no_preserve) {
-		*ho = NULL;
-		kj_err(req->ctx, "--load-preserve-context: %s",
-		       x86_arch.no_preserve);
-		return -EOPNOTSUPP;
-	}
 	cs = calloc(1, sizeof(*cs));
 	*ho = cs;
 	if (!cs) {
 		kj_err(req->ctx, "hand-over: out of memory");
 		return -ENOMEM;
 	}
-	crash_setup_init(cs);
+	hand_over_init(cs);
 	if (req->spec->mode == KJ_LOAD_CRASH)
 		ret = crash_prepare(req, img, cs);
 	else
@@ -583,6 +577,6 @@ void arch_hand_over_free(struct arch_hand_over *ho)
 {
 	if (!ho)
 		return;
-	crash_setup_free(ho);
+	hand_over_free(ho);
 	free(ho);
 }
