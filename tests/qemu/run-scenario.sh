@@ -655,7 +655,7 @@ for k in "${mk_kind[@]}"; do [ "$k" = reboot ] && nboots=$((nboots + 1)); done
 	echo "machine: $qemu, ${mem_mib} MiB, $smp vCPUs${cpu:+, cpu $cpu}${disk_mib:+, virtio disk $disk_mib MiB}"
 	echo "boots: $nboots"
 	echo "marks:$(for ((i = 0; i < nmarks; i++)); do printf ' %s' "$(markname $i)"; done)"
-	echo "initrd: $imgdir/initrd-a.cpio.gz"
+	echo "initrd: $imgdir/initrd-a.cpio"
 	echo "cmdline: $cmdline kjump.boot=1"
 } >"$logdir/$base.meta"
 : >"$steps"
@@ -705,7 +705,7 @@ while :; do
 		-m "${boot_mem[boot]:-$mem_mib}" -smp "$smp" ${cpu:+-cpu "$cpu"} "${drive[@]}" \
 		-chardev "file,id=ser0,path=$serial,append=on" -serial chardev:ser0 \
 		-d ${KJUMP_QEMU_DEBUG:-guest_errors,cpu_reset} -D "$logdir/$base$sfx.qemu-debug.log" \
-		-kernel "${boot_bz[boot]:-$bzimage}" -initrd "$imgdir/initrd-a.cpio.gz" \
+		-kernel "${boot_bz[boot]:-$bzimage}" -initrd "$imgdir/initrd-a.cpio" \
 		-append "$cmdline${boot_app[boot]:+ ${boot_app[boot]}} kjump.boot=$boot" \
 		</dev/null >>"$logdir/$base.qemu.log" 2>&1 8>&- &
 	qemu_pid=$!

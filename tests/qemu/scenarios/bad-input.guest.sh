@@ -25,7 +25,7 @@ kj_table_state() {
 }
 
 B=$(kj_b_append)
-RD=/boot/initrd-b.cpio.gz
+RD=/boot/initrd-b.cpio
 # The guests' init has no /run; a real system has one, and kexec's lock
 # file lives there (without it kexec runs unlocked).
 mkdir -p /run

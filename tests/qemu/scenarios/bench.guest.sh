@@ -45,7 +45,7 @@
 
 DK=/opt/debian/sbin/kexec
 IMG=/boot/bzImage
-RD=/boot/initrd-b-debian.cpio.gz
+RD=/boot/initrd-b-debian.cpio
 
 say_lines() { kj_say_lines "$@"; }
 

@@ -22,7 +22,7 @@ A)
 	fi
 	kj_loaded 0
 	kj_run load "$KEXEC" -l -t elf-x86 --args-linux /boot/vmlinux \
-		--initrd=/boot/initrd-b.cpio.gz --append="$(kj_b_append)"
+		--initrd=/boot/initrd-b.cpio --append="$(kj_b_append)"
 	kj_eq load "rc=$kj_rc stderr-lines=$kj_nerr" "rc=0 stderr-lines=0" || exit 1
 	kj_loaded 1
 	if [ "$KJ_IMPL" = ours ]; then
@@ -32,7 +32,7 @@ A)
 		kj_loaded 1
 		kj_run_fails args-none-initrd '^kexec: --args-none: --initrd' \
 			"$KEXEC" -l -t elf-x86 --args-none \
-			--initrd=/boot/initrd-b.cpio.gz /boot/vmlinux
+			--initrd=/boot/initrd-b.cpio /boot/vmlinux
 		kj_loaded 1
 	fi
 	kj_exec_into B

@@ -37,13 +37,13 @@ stray-compress | "$KEXEC" -j --compress=zstd               | !0 | ^kexec: --comp
 no-image       | "$KEXEC" --image-info=$DISK               | !0 | ^kexec: image-info: /dev/vda: 
 TABLE
 
-kj_run_ok load-plain "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz --append="$B" || exit 1
+kj_run_ok load-plain "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio --append="$B" || exit 1
 kj_table <<'TABLE'
 no-helper      | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: --snapshot: the loaded crash kernel has no image writer in its initramfs
 warm-no-helper | "$KEXEC" --warm-up                        | !0 | ^kexec: --warm-up: the loaded crash kernel has no image writer in its initramfs
 TABLE
 
-kj_run_ok load-hib "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz --append="$B" || exit 1
+kj_run_ok load-hib "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio --append="$B" || exit 1
 kj_table <<'TABLE'
 missing-dir    | "$KEXEC" --snapshot=/nowhere/at/all/hib.img | !0 | ^kexec: /nowhere/at/all/hib.img: no such directory$
 tmpfs-file     | "$KEXEC" --snapshot=/tmp/hib.img          | !0 | ^kexec: /tmp/hib.img: on tmpfs: not on a disk$

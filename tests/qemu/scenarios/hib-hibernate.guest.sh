@@ -33,7 +33,7 @@ case $KJ_STAGE.$KJ_BOOT in
 A.1)
 	kj_need_kexec
 	[ -b $DISK ] || { kj_fail disk "no $DISK"; exit 1; }
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio \
 		--append="$(kj_b_append)" || exit 1
 	kj_memfill_start $MIB "$tag" || exit 1
 	kj_handover B "hibernate"

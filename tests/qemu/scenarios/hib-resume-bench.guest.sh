@@ -106,7 +106,7 @@ ours() {
 	_b=$(kj_b_append)
 	[ "${3:-}" = warm ] && _b="$_b kjump.warm=1"
 	kj_run_ok "load $1" "$KEXEC" -p /boot/bzImage \
-		--initrd=/boot/initrd-b-hib.cpio.gz --append="$_b" || exit 1
+		--initrd=/boot/initrd-b-hib.cpio --append="$_b" || exit 1
 	if [ "${3:-}" = warm ]; then
 		kj_say "bench $1 warm-up"
 		kj_handover B "warm-up $1"

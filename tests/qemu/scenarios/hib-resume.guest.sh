@@ -54,7 +54,7 @@ A.1)
 	mount -t ext4 $FS /mnt/fs || { kj_fail mount "cannot mount $FS"; exit 1; }
 	echo "before $KJ_MARKER" >/mnt/fs/hello
 	sync
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio \
 		--append="$(kj_b_append)" || exit 1
 	kj_memfill_pct $PCT "$tag" || exit 1
 	kj_counter_start

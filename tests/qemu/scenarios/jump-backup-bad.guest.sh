@@ -61,7 +61,7 @@ A)
 	6) word="kexec_backup=0x1000@0x100000000:0x2000" ;;
 	7) word="kexec_jump_buf_pfn=0x100000" ;;
 	esac
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) kjump.case=$KJ_BOOT $word" || exit 1
 	kj_handover B "case $KJ_BOOT: $word"
 	"$KEXEC" -j

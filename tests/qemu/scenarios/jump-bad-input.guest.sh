@@ -43,7 +43,7 @@ TABLE
 	cs=$((0x$1)) ce=$((0x$2))
 	pfn=$(((cs + 0x1000000) / 4096))      # 16 MiB into the region
 	kj_say "$(printf 'crash 0x%x-0x%x bad pfn=0x%x at 0x%x' $cs $ce $pfn $((pfn * 4096)))"
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) $(printf 'kexec_jump_buf_pfn=0x%x' $pfn)" || exit 1
 	kj_eq load "$(kj_table_state)" kexec_crash_loaded=1
 

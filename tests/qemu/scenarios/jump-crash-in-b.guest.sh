@@ -34,7 +34,7 @@ tag=$KJ_MARKER$KJ_MARKER
 CRASHED="kexec: jump: the crash kernel panicked during the jump and came back here; the kernel unloaded it (load it again with kexec -p)"
 
 load_b() {                 # load_b GEN
-	kj_run_ok "load gen=$1" "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok "load gen=$1" "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) kjump.gen=$1"
 }
 

@@ -48,7 +48,7 @@ A)
 
 	m0=$(monotime)
 	kj_run load $DK -l --load-preserve-context --mem-max=0x5ffffff \
-		--pass-memmap-cmdline /boot/bzImage --initrd=/boot/initrd-b-debian.cpio.gz \
+		--pass-memmap-cmdline /boot/bzImage --initrd=/boot/initrd-b-debian.cpio \
 		--append="$(kj_b_append) nokaslr kjump.trips=$TRIPS"
 	rc=$?
 	m1=$(monotime)

@@ -21,7 +21,7 @@
 . /lib/kjump/common.sh
 
 load_b() {                 # load_b GEN
-	kj_run_ok "load gen=$1" "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok "load gen=$1" "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) kjump.gen=$1"
 }
 

@@ -52,7 +52,7 @@ counts() {
 }
 
 load_b() {                 # load_b GEN
-	kj_run_ok "load gen=$1" "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok "load gen=$1" "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) no_console_suspend kjump.case=$CASE kjump.gen=$1"
 }
 

@@ -54,7 +54,7 @@ A)
 	writer &
 	wpid=$!
 	kj_counter_start
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append)" || exit 1
 	last=0 back=0 busy=0 w_prev=0
 	k=1

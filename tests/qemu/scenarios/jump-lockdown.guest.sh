@@ -40,7 +40,7 @@ A)
 	kj_need_kexec
 	kj_eq lockdown-off "$(cat /sys/kernel/security/lockdown)" \
 		"[none] integrity confidentiality" || exit 1
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) $(cmdline_word kjump.lockdown | sed -n 's/^b$/kjump.lockdown=b/p')" || exit 1
 	kj_handover B "trip 1"
 	"$KEXEC" -j 2>/tmp/jump.err
@@ -61,7 +61,7 @@ A)
 		"cat: read error: Operation not permitted"
 	jump_refused refused-confidentiality
 	kj_table <<'TABLE'
-reload | "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz --append=x | 1 | ^kexec: kexec_load: not permitted \(kernel lockdown or a security module forbids kexec_load\)$
+reload | "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio --append=x | 1 | ^kexec: kexec_load: not permitted \(kernel lockdown or a security module forbids kexec_load\)$
 TABLE
 	kj_slot kexec_jump_parked 1
 	;;

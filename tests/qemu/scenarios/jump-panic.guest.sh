@@ -66,7 +66,7 @@ A)
 	kj_eq record-before "$(record_bytes "$pfn")" 0000000000000000
 	kj_counter_start
 	st0=$(starttime $$)
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) kjump.trips=$TRIPS" || exit 1
 	k=1
 	while [ $k -le "$TRIPS" ]; do
@@ -82,7 +82,7 @@ A)
 	kj_slot kexec_jump_parked 1
 	kj_table <<'TABLE'
 unload-parked | "$KEXEC" -p -u | 1 | ^kexec: unload: the crash kernel is parked in a kexec jump \(kexec -j returns into it\); kexec -p -u --discard unloads it, and its state with it$
-reload-parked | "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz --append=x | 1 | ^kexec: kexec_load: the crash kernel is parked in a kexec jump
+reload-parked | "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio --append=x | 1 | ^kexec: kexec_load: the crash kernel is parked in a kexec jump
 TABLE
 	kj_slot kexec_crash_loaded 1
 	# a pattern that exists only from now on: B must see A at the crash

@@ -33,7 +33,7 @@ case $KJ_STAGE in
 A)
 	kj_need_kexec
 	kj_true files "no $REQ or $ST" test -e $REQ -a -e $ST
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append)" || exit 1
 	used=$(awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } END { print int((t - f) / 4) }' /proc/meminfo)
 	kj_say "used pages before the jump: $used"

@@ -63,7 +63,7 @@ A)
 	kj_eq plant "$(physmem write $PLANT_ADDR "$plant" 2>&1)" "$plant" || exit 1
 
 	kj_run_ok load "$KEXEC" -l --load-preserve-context --mem-max=$WINDOW_TOP \
-		/boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+		/boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) kjump.trips=$TRIPS kjump.way=$WAY" ||
 		exit 1
 	kj_loaded 1

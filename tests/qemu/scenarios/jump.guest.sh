@@ -93,7 +93,7 @@ A)
 	st0=$(starttime $$)
 	kj_say "shell pid=$$ start=$st0 memfill=$mfpid counter-loop=$cpid trips=$TRIPS"
 
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) kjump.trips=$TRIPS" || exit 1
 	kj_slot kexec_crash_loaded 1
 

@@ -29,14 +29,14 @@ kj_match long-append-bytes "$((${#pad} + 1 + ${#B}))" '^2[0-9]{3}$'
 bad() {
 	sed "s|^|$1/|" <<'TABLE' | kj_table
 big-initrd   | "$KEXEC" -p /boot/bzImage --initrd=/tmp/big.img --append="$B"                | !0 | ^kexec: .*initrd
-long-cmdline | "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz --append="$B $pad" | !0 | ^kexec: .*command line
-not-bzimage  | "$KEXEC" -p /bin/busybox --initrd=/boot/initrd-b.cpio.gz --append="$B"       | !0 | ^kexec: /bin/busybox: [^ ]
+long-cmdline | "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio --append="$B $pad" | !0 | ^kexec: .*command line
+not-bzimage  | "$KEXEC" -p /bin/busybox --initrd=/boot/initrd-b.cpio --append="$B"       | !0 | ^kexec: /bin/busybox: [^ ]
 TABLE
 }
 
 kj_eq empty "$(kj_table_state)" kexec_crash_loaded=0
 bad empty
-kj_run_ok good "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+kj_run_ok good "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 	--append="$B" || exit 1
 kj_eq good "$(kj_table_state)" kexec_crash_loaded=1
 bad loaded

@@ -16,10 +16,10 @@ kj_eq kexec_crash_size "$(cat /sys/kernel/kexec_crash_size)" 0
 if [ "$KJ_IMPL" = ours ]; then
 	# exactly one line on stderr, "kexec: ...crashkernel=..."
 	kj_run_fails load '^kexec: .*crashkernel=' "$KEXEC" -p /boot/bzImage \
-		--initrd=/boot/initrd-b.cpio.gz --append="$(kj_b_append)"
+		--initrd=/boot/initrd-b.cpio --append="$(kj_b_append)"
 else
 	# kexec-tools 2.0.25 prints its hint on stdout
-	kj_run load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append)"
 	kj_true load-fails "exit status $kj_rc, want non-zero" [ $kj_rc != 0 ]
 	kj_true load-names-crashkernel "no crashkernel= in its output" \

@@ -93,7 +93,7 @@ A)
 
 	# 4. load the capture kernel, timed
 	kj_slot kexec_crash_loaded 0
-	kj_run_ok load timed "$KEXEC" $how /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load timed "$KEXEC" $how /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) nr_cpus=1 irqpoll reset_devices kjump.loads=$expected kjump.asum=$asum"
 	rc=$?
 	kj_say "load ms=$(cat /tmp/kj.ms)"

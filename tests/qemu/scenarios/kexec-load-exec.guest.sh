@@ -14,7 +14,7 @@ case $KJ_STAGE in
 A)
 	kj_need_kexec
 	kj_loaded 0
-	kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append)" || exit 1
 	kj_loaded 1
 	kj_exec_into B

@@ -17,7 +17,7 @@ A)
 	kj_say "cmdline: $cl"
 	# the BOOT_IMAGE= check in B is only meaningful if A really had it
 	kj_match a-has-boot-image "$cl" '(^| )BOOT_IMAGE=/foo( |$)'
-	kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--reuse-cmdline --append="kjump.stage=B" || exit 1
 	kj_loaded 1
 	kj_exec_into B

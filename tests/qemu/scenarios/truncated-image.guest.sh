@@ -14,9 +14,9 @@ head -c 100000 /boot/bzImage >/tmp/t
 kj_eq truncated-size "$(wc -c </tmp/t)" 100000
 if [ "$KJ_IMPL" = ours ]; then
 	kj_run_fails load '^kexec: [^ ]' "$KEXEC" -l /tmp/t \
-		--initrd=/boot/initrd-b.cpio.gz --append="$(kj_b_append)"
+		--initrd=/boot/initrd-b.cpio --append="$(kj_b_append)"
 else
-	kj_run load "$KEXEC" -l /tmp/t --initrd=/boot/initrd-b.cpio.gz \
+	kj_run load "$KEXEC" -l /tmp/t --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append)"
 	kj_true load-fails "exit status $kj_rc, want non-zero" [ $kj_rc != 0 ]
 fi

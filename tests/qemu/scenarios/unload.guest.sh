@@ -5,7 +5,7 @@
 
 kj_need_kexec
 kj_loaded 0
-kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+kj_run_ok load "$KEXEC" -l /boot/bzImage --initrd=/boot/initrd-b.cpio \
 	--append="$(kj_b_append)"
 kj_loaded 1
 kj_run_ok unload "$KEXEC" -u

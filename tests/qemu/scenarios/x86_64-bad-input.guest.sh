@@ -25,7 +25,7 @@ kj_table_state() {
 }
 
 B=$(kj_b_append)
-RD=/boot/initrd-b.cpio.gz
+RD=/boot/initrd-b.cpio
 head -c 1000000 /boot/bzImage >/tmp/truncated
 : >/tmp/empty
 # 2047 (cmdline_size) - 30 (elfcorehdr=) - 1 (NUL) = 2016 characters load

@@ -23,6 +23,6 @@ RUNS=$(cmdline_word kjump.runs 7)
 kj_say "bench runs=$RUNS"
 APPEND=$(kj_b_append)
 for m in start-up load-l load-sl load-sp; do
-	kj_bench_metric $m "$RUNS" /boot/bzImage /boot/initrd-b.cpio.gz "$APPEND"
+	kj_bench_metric $m "$RUNS" /boot/bzImage /boot/initrd-b.cpio "$APPEND"
 done
 kj_say "bench done"

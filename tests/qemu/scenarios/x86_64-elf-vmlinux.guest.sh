@@ -27,7 +27,7 @@ A)
 		'^kexec: /boot/bzImage-no64: not a kernel image this kexec can load: not bzImage \(no x86_64 entry \(a 32-bit kernel\)\), not elf-x86_64 \(no ELF magic\)$' \
 		"$KEXEC" -l /boot/bzImage-no64
 	kj_loaded 0
-	kj_run_ok load "$KEXEC" -l /boot/vmlinux --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" -l /boot/vmlinux --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append)" || exit 1
 	kj_loaded 1
 	kj_exec_into B

@@ -19,12 +19,12 @@ A)
 	kj_eq machine "$(uname -m)" x86_64
 	kj_loaded 0
 	kj_run_ok load-s "$KEXEC" -s -l /boot/bzImage \
-		--initrd=/boot/initrd-b.cpio.gz --append="$(kj_b_append)" || exit 1
+		--initrd=/boot/initrd-b.cpio --append="$(kj_b_append)" || exit 1
 	kj_loaded 1
 	kj_run_ok unload-s "$KEXEC" -s -u || exit 1
 	kj_loaded 0
 	kj_run_ok load-a "$KEXEC" -a -l /boot/bzImage \
-		--initrd=/boot/initrd-b.cpio.gz --append="$(kj_b_append)" || exit 1
+		--initrd=/boot/initrd-b.cpio --append="$(kj_b_append)" || exit 1
 	kj_loaded 1
 	kj_exec_into B
 	;;

@@ -46,7 +46,7 @@ A)
 	kj_say "expected loads $expected"
 	kj_slot kexec_crash_loaded 0
 	t0=$(monotime)
-	kj_run_ok load "$KEXEC" $how /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok load "$KEXEC" $how /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append) nr_cpus=1 irqpoll reset_devices kjump.asum=$asum kjump.loads=$expected" ||
 		exit 1
 	kj_say "load ms=$((($(monotime) - t0) / 1000))"

@@ -23,16 +23,16 @@ A)
 	mkdir -p /run
 	kj_loaded 0
 	kj_run_ok load "$KEXEC" -c -l /boot/bzImage \
-		--initrd=/boot/initrd-b.cpio.gz --append="$(kj_b_append)" || exit 1
+		--initrd=/boot/initrd-b.cpio --append="$(kj_b_append)" || exit 1
 	kj_loaded 1
 	kj_run_ok unload "$KEXEC" -u || exit 1
 	kj_loaded 0
-	kj_run_ok crash "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	kj_run_ok crash "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append)" || exit 1
 	kj_slot kexec_crash_loaded 1
 	kj_run_ok crash-unload "$KEXEC" -p -u || exit 1
 	kj_slot kexec_crash_loaded 0
-	"$KEXEC" -d -l /boot/bzImage --initrd=/boot/initrd-b.cpio.gz \
+	"$KEXEC" -d -l /boot/bzImage --initrd=/boot/initrd-b.cpio \
 		--append="$(kj_b_append)" >/tmp/load.out 2>/tmp/load.err
 	kj_eq load-d "rc=$?" rc=0 || exit 1
 	kj_say_lines "load -d: " /tmp/load.err

@@ -22,7 +22,7 @@
 
 kj_need_kexec
 mkdir -p /run
-RD=/boot/initrd-b.cpio.gz
+RD=/boot/initrd-b.cpio
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 kj_eq lockdown-off "$(cat /sys/kernel/security/lockdown 2>&1)" \
 	"[none] integrity confidentiality" || exit 1
