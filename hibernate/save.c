@@ -7,20 +7,17 @@
  * the swsusp block, the pages, the runs, the index, the commit record and
  * the header COMMITTED.
  *
- * The pages go through a ring of slots, one chunk each, on three kinds of
- * thread: the caller's thread finds the zero pages and fills the slots
- * (with /proc/vmcore mapped, only the addresses of the data pages; else
- * read() straight into the slot), the workers (threads=, 0: one per CPU)
- * copy the pages into the record as they checksum them and compress it,
- * and one writer thread writes the records in order, gathered into large
- * writes, while the next ones are being read and built.
+ * The pages go through the pipeline (pipeline.h): this thread finds the
+ * zero pages and fills its slots (with /proc/vmcore mapped, only the
+ * addresses of the data pages; else read() straight into the slot), the
+ * workers (threads=, 0: one per CPU) build the chunk records, and one
+ * writer thread writes them in order while the next ones are built.
  */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fs.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +29,10 @@
 #include <unistd.h>
 
 #include "kjump/kjump-hib.h"
+#include "pipeline.h"
 #include "save.h"
 
 #define REPORT_PAGES	256u		/* progress and cancel: per MiB */
-#define BATCH_BYTES	(2u << 20)	/* per device write, at most */
 #define MAX_THREADS	16u
 #define WIN_BYTES	(8u << 20)	/* per mapping of /proc/vmcore */
 #define NR_WINS		4u
@@ -44,47 +41,6 @@
 
 struct map_run {
 	uint64_t pfn, count;
-};
-
-/*
- * A chunk on its way: the reader fills buf's pages (after room for the
- * chunk's header), a worker builds the record (in place, or compressed
- * into zbuf), the writer thread writes it.
- */
-struct slot {
-	uint8_t *buf;
-	uint8_t *zbuf;			/* NULL for --compress=none */
-	const uint8_t *src[KJH_CHUNK_PAGES];	/* mapped; NULL: in buf */
-	void *rec;			/* buf or zbuf */
-	size_t rec_len;
-	uint32_t pages;
-	uint64_t first_page;
-	bool done;
-	int err;
-};
-
-enum wfail { WFAIL_NONE, WFAIL_CHUNK, WFAIL_WRITE };
-
-struct pipe {
-	pthread_mutex_t lock;
-	pthread_cond_t work, done, freed;
-	struct slot *slots;
-	unsigned int nr_slots;
-	uint64_t head;			/* next seq to submit */
-	uint64_t tail;			/* oldest seq not written */
-	uint64_t next_work;		/* next seq for a worker */
-	bool stop;
-	enum kjh_compress method;
-	int level;
-	pthread_t *threads;
-	unsigned int nr_threads;
-	pthread_t writer;
-	bool have_writer;
-	struct kjh_writer *w;
-	uint64_t written;		/* w->written, for the reader */
-	enum wfail wfail;		/* the writer stopped: why */
-	int werr;
-	uint64_t wseq;
 };
 
 /*
@@ -143,11 +99,6 @@ static uint64_t elapsed_ms(const struct save *s)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)(t.tv_sec - s->t0.tv_sec) * 1000 +
 	       (uint64_t)((t.tv_nsec - s->t0.tv_nsec) / 1000000);
-}
-
-static void *block_alloc(size_t len)
-{
-	return aligned_alloc(KJH_BLOCK, (size_t)kjh_round_up(len ? len : 1));
 }
 
 /* ------------------------------------------------------------ target */
@@ -569,224 +520,9 @@ static int layout(struct save *s)
 	return 0;
 }
 
-/* -------------------------------------------------------- the workers */
-
-static uint8_t *slot_pages(const struct slot *sl)
-{
-	return sl->buf + sizeof(struct kjh_chunk);
-}
-
-/* The chunk's pages into its record, if mapped; their crc32c. */
-static uint32_t gather(struct slot *sl)
-{
-	uint8_t *dst = slot_pages(sl);
-	uint32_t crc = 0, i;
-
-	for (i = 0; i < sl->pages; i++, dst += KJH_PAGE)
-		crc = sl->src[i] ?
-		      kjh_crc32c_copy(crc, dst, sl->src[i], KJH_PAGE) :
-		      kjh_crc32c(crc, dst, KJH_PAGE);
-	return crc;
-}
-
-static void *worker(void *arg)
-{
-	struct pipe *p = arg;
-	struct kjh_codec *codec = NULL;
-	struct slot *sl;
-	uint64_t seq;
-	int err;
-
-	err = kjh_codec_new(p->method, p->level, &codec);
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		while (!p->stop && p->next_work == p->head)
-			pthread_cond_wait(&p->work, &p->lock);
-		if (p->next_work == p->head)
-			break;
-		seq = p->next_work++;
-		sl = &p->slots[seq % p->nr_slots];
-		pthread_mutex_unlock(&p->lock);
-		if (!err)
-			err = kjh_chunk_build(codec, (uint32_t)seq,
-					      sl->first_page, sl->pages,
-					      gather(sl), sl->buf, sl->zbuf,
-					      &sl->rec, &sl->rec_len);
-		pthread_mutex_lock(&p->lock);
-		sl->err = err;
-		sl->done = true;
-		pthread_cond_broadcast(&p->done);
-	}
-	pthread_mutex_unlock(&p->lock);
-	kjh_codec_free(codec);
-	return NULL;
-}
-
-/* Under the lock: the chunks from tail that are built, as one write. */
-static uint64_t ready_end(struct pipe *p)
-{
-	uint64_t end = p->tail;
-	size_t bytes = 0;
-	struct slot *sl;
-
-	while (end < p->head) {
-		sl = &p->slots[end % p->nr_slots];
-		if (!sl->done || (end > p->tail &&
-				  (bytes + sl->rec_len > p->w->batch_size ||
-				   end - p->tail == KJH_DEV_IOV_MAX)))
-			break;
-		bytes += sl->rec_len;
-		end++;
-		if (sl->err)
-			break;
-	}
-	return end;
-}
-
-/* Chunks [tail, end) to the device: 0, or why the writer stops. */
-static enum wfail write_chunks(struct pipe *p, uint64_t end, int *err,
-			       uint64_t *seq)
-{
-	struct slot *sl;
-	uint64_t i;
-
-	for (i = p->tail; i < end; i++) {
-		sl = &p->slots[i % p->nr_slots];
-		*seq = i;
-		*err = sl->err;
-		if (*err)
-			return WFAIL_CHUNK;
-		*err = kjh_writer_add(p->w, sl->rec, sl->rec_len);
-		if (*err)
-			return WFAIL_WRITE;
-	}
-	*err = kjh_writer_flush(p->w);
-	return *err ? WFAIL_WRITE : WFAIL_NONE;
-}
-
-/* Writes the chunks in order as they are built, until stopped or failed. */
-static void *writer(void *arg)
-{
-	struct pipe *p = arg;
-	enum wfail why;
-	uint64_t end = 0, seq = 0, i;
-	int err = 0;
-
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		while (!p->stop && (end = ready_end(p)) == p->tail)
-			pthread_cond_wait(&p->done, &p->lock);
-		if (p->stop)
-			break;
-		pthread_mutex_unlock(&p->lock);
-		why = write_chunks(p, end, &err, &seq);
-		pthread_mutex_lock(&p->lock);
-		if (why != WFAIL_NONE) {
-			p->wfail = why;
-			p->werr = err;
-			p->wseq = seq;
-			pthread_cond_broadcast(&p->freed);
-			break;
-		}
-		for (i = p->tail; i < end; i++)
-			p->slots[i % p->nr_slots].done = false;
-		p->tail = end;
-		p->written = p->w->written;
-		pthread_cond_broadcast(&p->freed);
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
-}
-
-static unsigned int batch_slots(void)
-{
-	size_t rec = kjh_chunk_rec_max(KJH_CHUNK_PAGES);
-
-	return (unsigned int)(BATCH_BYTES / rec) + 1;
-}
-
-static int pipe_start(struct pipe *p, struct kjh_writer *w,
-		      unsigned int threads)
-{
-	size_t rec = kjh_chunk_rec_max(KJH_CHUNK_PAGES);
-	unsigned int i;
-
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->work, NULL);
-	pthread_cond_init(&p->done, NULL);
-	pthread_cond_init(&p->freed, NULL);
-	p->w = w;
-	/* one batch being written, one being built, one per worker */
-	p->nr_slots = 2 * batch_slots() + threads + 1;
-	p->slots = calloc(p->nr_slots, sizeof(*p->slots));
-	p->threads = calloc(threads, sizeof(*p->threads));
-	if (!p->slots || !p->threads)
-		return -ENOMEM;
-	for (i = 0; i < p->nr_slots; i++) {
-		p->slots[i].buf = block_alloc(rec);
-		if (p->method != KJH_COMPRESS_NONE)
-			p->slots[i].zbuf = block_alloc(rec);
-		if (!p->slots[i].buf ||
-		    (p->method != KJH_COMPRESS_NONE && !p->slots[i].zbuf))
-			return -ENOMEM;
-	}
-	for (i = 0; i < threads; i++) {
-		if (pthread_create(&p->threads[i], NULL, worker, p))
-			return -EAGAIN;
-		p->nr_threads++;
-	}
-	if (pthread_create(&p->writer, NULL, writer, p))
-		return -EAGAIN;
-	p->have_writer = true;
-	return 0;
-}
-
-/* Stops and joins the threads; what is queued is dropped.  Idempotent. */
-static void pipe_join(struct pipe *p)
-{
-	unsigned int i;
-
-	if (!p->nr_threads && !p->have_writer)
-		return;
-	pthread_mutex_lock(&p->lock);
-	p->stop = true;
-	p->head = p->next_work;		/* drop what is queued */
-	pthread_cond_broadcast(&p->work);
-	pthread_cond_broadcast(&p->done);
-	pthread_mutex_unlock(&p->lock);
-	for (i = 0; i < p->nr_threads; i++)
-		pthread_join(p->threads[i], NULL);
-	p->nr_threads = 0;
-	if (p->have_writer)
-		pthread_join(p->writer, NULL);
-	p->have_writer = false;
-}
-
-static void pipe_stop(struct pipe *p)
-{
-	unsigned int i;
-
-	pipe_join(p);
-	if (p->nr_slots) {
-		pthread_mutex_destroy(&p->lock);
-		pthread_cond_destroy(&p->work);
-		pthread_cond_destroy(&p->done);
-		pthread_cond_destroy(&p->freed);
-	}
-	for (i = 0; p->slots && i < p->nr_slots; i++) {
-		free(p->slots[i].buf);
-		free(p->slots[i].zbuf);
-	}
-	free(p->slots);
-	free(p->threads);
-	p->slots = NULL;
-	p->threads = NULL;
-	p->nr_slots = 0;
-}
-
 static struct slot *fill_slot(struct save *s)
 {
-	return &s->pipe.slots[s->pipe.head % s->pipe.nr_slots];
+	return pipe_fill_slot(&s->pipe);
 }
 
 static uint64_t need_estimate(const struct save *s)
@@ -826,23 +562,8 @@ static int writer_failed(struct save *s)
  */
 static int submit(struct save *s, bool all)
 {
-	struct pipe *p = &s->pipe;
-	uint64_t keep = all ? 0 : p->nr_slots - 1;
-	enum wfail why;
-
-	pthread_mutex_lock(&p->lock);
-	if (fill_slot(s)->pages) {
-		p->head++;
-		pthread_cond_signal(&p->work);
-	}
-	while (p->wfail == WFAIL_NONE && p->head - p->tail > keep)
-		pthread_cond_wait(&p->freed, &p->lock);
-	why = p->wfail;
-	pthread_mutex_unlock(&p->lock);
-	if (why != WFAIL_NONE)
-		return writer_failed(s);
-	fill_slot(s)->pages = 0;
-	return 0;
+	return pipe_submit(&s->pipe, all) == WFAIL_NONE ? 0 :
+								writer_failed(s);
 }
 
 /* ---------------------------------------------------------- the pages */
@@ -924,15 +645,7 @@ static int take_pages(struct save *s, uint64_t pfn, uint32_t n)
 /* The bytes on the device so far (the writer thread may be running). */
 static uint64_t written(struct save *s)
 {
-	struct pipe *p = &s->pipe;
-	uint64_t n;
-
-	if (!p->nr_slots)
-		return s->w.written;
-	pthread_mutex_lock(&p->lock);
-	n = p->written;
-	pthread_mutex_unlock(&p->lock);
-	return n;
+	return s->pipe.nr_slots ? pipe_written(&s->pipe) : s->w.written;
 }
 
 static void report(struct save *s, bool final)
@@ -1049,15 +762,8 @@ out:
 /* Until chunks before seq target are written (or the writer failed). */
 static int wait_tail(struct save *s, uint64_t target)
 {
-	struct pipe *p = &s->pipe;
-	enum wfail why;
-
-	pthread_mutex_lock(&p->lock);
-	while (p->wfail == WFAIL_NONE && p->tail < target)
-		pthread_cond_wait(&p->freed, &p->lock);
-	why = p->wfail;
-	pthread_mutex_unlock(&p->lock);
-	return why == WFAIL_NONE ? 0 : writer_failed(s);
+	return pipe_wait_written(&s->pipe, target) == WFAIL_NONE ? 0 :
+								writer_failed(s);
 }
 
 /*
@@ -1199,9 +905,8 @@ static int save_pages(struct save *s)
 	size_t i;
 	int r = 0;
 
-	s->pipe.method = s->job->req->compress;
-	s->pipe.level = s->job->req->level;
-	if (pipe_start(&s->pipe, &s->w, nr_threads(s->job->req)))
+	if (pipe_start(&s->pipe, &s->w, s->job->req->compress,
+		       s->job->req->level, nr_threads(s->job->req)))
 		return fail(s, -ENOMEM, "out of memory for the writer threads");
 	map_open(s);
 	for (i = 0; !r && i < s->nr_map; i++)
@@ -1271,7 +976,7 @@ static int run(struct save *s)
 	if (r)
 		goto out;
 	s->written = true;
-	r = kjh_writer_begin(&s->w, &s->dev, &s->hdr, BATCH_BYTES);
+	r = kjh_writer_begin(&s->w, &s->dev, &s->hdr, PIPE_BATCH_BYTES);
 	if (!r)
 		r = kjh_write_at(&s->dev, s->hdr.swsusp_off, swsusp, KJH_BLOCK);
 	if (r) {
