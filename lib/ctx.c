@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "file-io.h"
 
 struct kj_ctx *kj_ctx_new(const char *root)
 {
@@ -94,4 +95,14 @@ void kj_dbg(const struct kj_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	report(ctx, KJ_LOG_DEBUG, fmt, ap);
 	va_end(ap);
+}
+
+int kj_read_proc(const struct kj_ctx *ctx, const char *abs, size_t max,
+		 char **text, size_t *len)
+{
+	char path[KJ_PATH_MAX];
+	size_t n;
+
+	return read_file(kj_path(ctx, abs, path, sizeof(path)), max, text,
+			 len ? len : &n);
 }

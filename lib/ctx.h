@@ -36,6 +36,14 @@ void kj_dbg(const struct kj_ctx *ctx, const char *fmt, ...) KJ_PRINTF(2, 3);
 const char *kj_path(const struct kj_ctx *ctx, const char *abs, char *buf,
 		    size_t size);
 
+/*
+ * The file abs (a /proc, /sys or /run path) below the root, malloc'd and
+ * terminated, of at most max bytes; its length in *len unless NULL.
+ * -errno, not reported (the caller names what it wanted).
+ */
+int kj_read_proc(const struct kj_ctx *ctx, const char *abs, size_t max,
+		 char **text, size_t *len);
+
 /* A buffer for kj_path(). */
 #define KJ_PATH_MAX	4096
 

@@ -109,11 +109,9 @@ enum entered_by { ENTERED_BOOT, ENTERED_KJUMP, ENTERED_PRESERVE };
 static enum entered_by entered_by(const struct kj_ctx *ctx)
 {
 	enum entered_by how = ENTERED_BOOT;
-	char path[KJ_PATH_MAX], *text;
-	size_t len;
+	char *text;
 
-	if (read_file(kj_path(ctx, "/proc/cmdline", path, sizeof(path)),
-		      65536, &text, &len))
+	if (kj_read_proc(ctx, "/proc/cmdline", 65536, &text, NULL))
 		return how;
 	if (cmdline_has_key(text, "kexec_jump_buf_pfn="))
 		how = ENTERED_KJUMP;

@@ -91,13 +91,11 @@ int kexec_file_unload(unsigned long flags)
 /* Whether our effective capability set holds CAP_SYS_BOOT; true if unknown. */
 static bool have_cap_sys_boot(const struct kj_ctx *ctx)
 {
-	char path[KJ_PATH_MAX], *text, *line;
+	char *text, *line;
 	unsigned long long caps;
-	size_t len;
 	bool yes = true;
 
-	if (read_file(kj_path(ctx, "/proc/self/status", path, sizeof(path)),
-		      65536, &text, &len))
+	if (kj_read_proc(ctx, "/proc/self/status", 65536, &text, NULL))
 		return true;
 	line = strstr(text, "\nCapEff:");
 	if (line && sscanf(line + 8, "%llx", &caps) == 1)

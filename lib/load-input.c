@@ -63,9 +63,8 @@ static int carry_acpi_rsdp(const char *running, struct cmdline *cl)
 int load_build_cmdline(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 		       struct cmdline *cl)
 {
-	char path[KJ_PATH_MAX], *running = NULL;
+	char *running = NULL;
 	unsigned int i;
-	size_t len;
 	int ret = 0;
 
 	if (s->reuse_cmdline) {
@@ -74,8 +73,8 @@ int load_build_cmdline(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 			return ret;
 		ret = cmdline_append_reused(cl, running,
 					    s->mode == KJ_LOAD_CRASH);
-	} else if (read_file(kj_path(ctx, "/proc/cmdline", path, sizeof(path)),
-			     65536, &running, &len)) {
+	} else if (kj_read_proc(ctx, "/proc/cmdline", 65536, &running,
+				NULL)) {
 		running = NULL;	/* only acpi_rsdp= wanted it */
 	}
 	for (i = 0; !ret && i < s->nr_append; i++)

@@ -14,11 +14,9 @@
 /* This boot's id, e.g. "0f6c...-...\n", or "" if the kernel has none. */
 static char *boot_id(const struct kj_ctx *ctx)
 {
-	char path[KJ_PATH_MAX], *text;
-	size_t len;
+	char *text;
 
-	if (read_file(kj_path(ctx, BOOT_ID_PATH, path, sizeof(path)), 256,
-		      &text, &len))
+	if (kj_read_proc(ctx, BOOT_ID_PATH, 256, &text, NULL))
 		return strdup("");
 	return text;
 }
@@ -59,12 +57,11 @@ void mark_remove(const struct kj_ctx *ctx, const char *path)
 
 bool mark_holds(const struct kj_ctx *ctx, const char *path, const char *text)
 {
-	char full[KJ_PATH_MAX], *mark, *id;
+	char *mark, *id;
 	size_t len, n = strlen(text);
 	bool same;
 
-	if (read_file(kj_path(ctx, path, full, sizeof(full)), MARK_MAX, &mark,
-		      &len))
+	if (kj_read_proc(ctx, path, MARK_MAX, &mark, &len))
 		return false;
 	id = boot_id(ctx);
 	same = id && len >= n && !memcmp(mark, text, n) &&

@@ -99,11 +99,7 @@ char *next_line(char **cur)
 
 int read_proc(struct kj_ctx *ctx, const char *abs, char **text)
 {
-	char path[KJ_PATH_MAX];
-	size_t len;
-
-	return read_file(kj_path(ctx, abs, path, sizeof(path)), PROC_TEXT_MAX,
-			 text, &len);
+	return kj_read_proc(ctx, abs, PROC_TEXT_MAX, text, NULL);
 }
 
 bool has_option(const char *opts, const char *name)

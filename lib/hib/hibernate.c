@@ -162,12 +162,10 @@ static int read_self(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 /* MemTotal - MemFree in pages, for the caller's comparison. */
 static uint64_t used_pages(struct kj_ctx *ctx)
 {
-	char path[KJ_PATH_MAX], *text, *p;
+	char *text, *p;
 	unsigned long long total = 0, avail = 0;
-	size_t len;
 
-	if (read_file(kj_path(ctx, MEMINFO_PATH, path, sizeof(path)), 65536,
-		      &text, &len))
+	if (kj_read_proc(ctx, MEMINFO_PATH, 65536, &text, NULL))
 		return 0;
 	p = strstr(text, "MemTotal:");
 	if (p)

@@ -68,12 +68,10 @@ static void read_uname(struct kjh_host *h)
 
 static void read_build_id(struct kj_ctx *ctx, struct kjh_host *h)
 {
-	char path[KJ_PATH_MAX];
 	char *notes;
 	size_t len;
 
-	if (read_file(kj_path(ctx, NOTES_PATH, path, sizeof(path)), 1 << 16,
-		      &notes, &len))
+	if (kj_read_proc(ctx, NOTES_PATH, 1 << 16, &notes, &len))
 		return;
 	h->id.build_id_len = (uint8_t)kjh_notes_build_id(notes, len,
 							  h->id.build_id,

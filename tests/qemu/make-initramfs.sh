@@ -204,7 +204,7 @@ guest_cc=${KJUMP_GUEST_CC:-gcc}
 guest_cflags="$wordflag -Os -std=c11 -Wall -Wextra -Werror"
 tools="memfill vmcore-check physmem monotime runas"
 # The part of libkjump the tools use (vmcore-check reads the core with it).
-lib_srcs="lib/vmcore.c lib/elf-read.c lib/ctx.c lib/hib/image-read.c lib/hib/compress.c lib/hib/crc32c.c lib/hib/request.c"
+lib_srcs="lib/vmcore.c lib/elf-read.c lib/ctx.c lib/file-io.c lib/hib/image-read.c lib/hib/compress.c lib/hib/crc32c.c lib/hib/request.c"
 
 # Build tools/*.c into the static multi-call binary $1.
 build_tools() {
