@@ -48,14 +48,48 @@ static inline void store_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+#define CH(x, y, z)	((z) ^ ((x) & ((y) ^ (z))))
+#define MAJ(x, y, z)	(((x) & (y)) | ((z) & ((x) | (y))))
+#define BSIG0(x)	(ror32(x, 2) ^ ror32(x, 13) ^ ror32(x, 22))
+#define BSIG1(x)	(ror32(x, 6) ^ ror32(x, 11) ^ ror32(x, 25))
+#define SSIG0(x)	(ror32(x, 7) ^ ror32(x, 18) ^ ((x) >> 3))
+#define SSIG1(x)	(ror32(x, 17) ^ ror32(x, 19) ^ ((x) >> 10))
+
+/*
+ * One round.  The eight working variables are not shifted along: the
+ * caller names them in rotated order, round after round, so that a round
+ * writes two of them and moves none (under TCG every move is a load and a
+ * store).
+ */
+#define ROUND(a, b, c, d, e, f, g, h, k)				\
+	do {								\
+		uint32_t t1 = (h) + BSIG1(e) + CH(e, f, g) + kk[k] + wk[k]; \
+		(d) += t1;						\
+		(h) = t1 + BSIG0(a) + MAJ(a, b, c);			\
+	} while (0)
+
+/* The next 16 words of the message schedule, in the window. */
+static void sha256_schedule(uint32_t w[16])
+{
+	unsigned int k;
+
+	for (k = 0; k < 16; k++)
+		w[k] += SSIG1(w[(k + 14) & 15]) + w[(k + 9) & 15] +
+			SSIG0(w[(k + 1) & 15]);
+}
+
 /*
  * One 64-byte block.  The message schedule is kept as a rolling window of
- * 16 words rather than the full 64: purgatory runs on a small stack.
+ * 16 words rather than the full 64: purgatory runs on a small stack (and
+ * in 16 KiB).  Eight rounds are written out, the names rotating; this is
+ * most of the time of a load (kexec hashes every segment) and of
+ * purgatory's check.
  */
 static void sha256_block(uint32_t state[8], const uint8_t *blk)
 {
 	uint32_t w[16];
 	uint32_t a, b, c, d, e, f, g, h;
+	const uint32_t *wk, *kk;
 	unsigned int i;
 
 	for (i = 0; i < 16; i++)
@@ -64,28 +98,19 @@ static void sha256_block(uint32_t state[8], const uint8_t *blk)
 	a = state[0]; b = state[1]; c = state[2]; d = state[3];
 	e = state[4]; f = state[5]; g = state[6]; h = state[7];
 
-	for (i = 0; i < 64; i++) {
-		uint32_t s0, s1, t1, t2, wi;
-
-		if (i < 16) {
-			wi = w[i];
-		} else {
-			uint32_t w15 = w[(i - 15) & 15];
-			uint32_t w2 = w[(i - 2) & 15];
-
-			s0 = ror32(w15, 7) ^ ror32(w15, 18) ^ (w15 >> 3);
-			s1 = ror32(w2, 17) ^ ror32(w2, 19) ^ (w2 >> 10);
-			wi = w[i & 15] + s0 + w[(i - 7) & 15] + s1;
-			w[i & 15] = wi;
-		}
-
-		s1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
-		t1 = h + s1 + ((e & f) ^ (~e & g)) + sha256_k[i] + wi;
-		s0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
-		t2 = s0 + ((a & b) ^ (a & c) ^ (b & c));
-
-		h = g; g = f; f = e; e = d + t1;
-		d = c; c = b; b = a; a = t1 + t2;
+	for (i = 0; i < 64; i += 8) {
+		if (i >= 16 && !(i & 15))
+			sha256_schedule(w);
+		wk = w + (i & 15);
+		kk = sha256_k + i;
+		ROUND(a, b, c, d, e, f, g, h, 0);
+		ROUND(h, a, b, c, d, e, f, g, 1);
+		ROUND(g, h, a, b, c, d, e, f, 2);
+		ROUND(f, g, h, a, b, c, d, e, 3);
+		ROUND(e, f, g, h, a, b, c, d, 4);
+		ROUND(d, e, f, g, h, a, b, c, 5);
+		ROUND(c, d, e, f, g, h, a, b, 6);
+		ROUND(b, c, d, e, f, g, h, a, 7);
 	}
 
 	state[0] += a; state[1] += b; state[2] += c; state[3] += d;
