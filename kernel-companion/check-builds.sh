@@ -13,6 +13,11 @@
 #   -s   also run sparse (make C=1; needs the sparse package)
 #   -v   only this variant (repeatable; default all, see VARIANTS below)
 #   -p   also the per-patch pass (slow: every patch, two architectures)
+#   -c   only checkpatch (below), no builds
+#
+# First, every patch of the series through the tree's own
+# scripts/checkpatch.pl --strict: a table row per patch with a finding
+# (errors, warnings, checks), and the exit status 1 on any.
 #
 # Objects only: a link error (a symbol a variant's config leaves out) is not
 # seen; build-kernel.sh links the test configs.  Trees and objects go under
@@ -48,14 +53,15 @@ debian-686|i386|@debian-686|CONFIG_KEXEC_JUMP=y CONFIG_KEXEC_JUMP_CRASH=y
 
 die() { echo "check-builds: $*" >&2; exit 2; }
 
-sparse=0 per_patch=0 only=
-while getopts k:spv: opt; do
+sparse=0 per_patch=0 only= checkpatch_only=0
+while getopts ck:spv: opt; do
 	case $opt in
+	c) checkpatch_only=1 ;;
 	k) version=$OPTARG ;;
 	s) sparse=1 ;;
 	p) per_patch=1 ;;
 	v) only="$only $OPTARG" ;;
-	*) echo "usage: $0 [-k VERSION] [-s] [-v VARIANT]... [-p]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-k VERSION] [-c] [-s] [-v VARIANT]... [-p]" >&2; exit 2 ;;
 	esac
 done
 tarball=${KJUMP_LINUX_TARBALL:-/usr/src/linux-source-$version.tar.xz}
@@ -211,9 +217,39 @@ warnings() {
 
 mkdir -p "$cache" || exit 2
 tree "$cache/src-base" 0 || die "cannot unpack the source"
-tree "$cache/src-series" "$(patches | wc -l)" || die "the series does not apply"
 
 bad=0
+# checkpatch.pl --strict of every patch, with the unpatched tree's own
+# script, from that tree: one row per patch it finds anything in, and a
+# total.  Two kinds are left out because they need a git tree, and the
+# tree is a tarball: the commit ids of Fixes: cannot be looked up
+# (UNKNOWN_COMMIT_ID), and CamelCase is judged against the identifiers
+# git knows, so an upstream label the series uses (Resume_devices) would
+# count as new (CAMELCASE).
+checkpatch() {
+	local p out total=0 found=0
+	echo "| patch | checkpatch --strict |"
+	echo "|---|---|"
+	for p in $(patches); do
+		total=$((total + 1))
+		out=$(cd "$cache/src-base" &&
+			perl scripts/checkpatch.pl --strict -q --no-summary \
+				--root="$cache/src-base" \
+				--ignore UNKNOWN_COMMIT_ID,CAMELCASE \
+				"$companion/patches/$p" 2>&1)
+		[ -n "$out" ] || continue
+		found=$((found + 1))
+		echo "| ${p%%-*} | $(printf '%s\n' "$out" | grep -cE '^(ERROR|WARNING|CHECK):') findings |"
+		printf '%s\n' "$out" | sed 's/^/    /' >&2
+	done
+	echo "| all $total | $found with findings |"
+	echo
+	[ "$found" = 0 ] || bad=1
+}
+checkpatch
+[ $checkpatch_only = 0 ] || exit $bad
+tree "$cache/src-series" "$(patches | wc -l)" || die "the series does not apply"
+
 echo "| variant | arch | extra symbols | series builds | new warnings |"
 echo "|---|---|---|---|---|"
 while IFS='|' read -r name arch frags syms; do
