@@ -23,35 +23,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "kjump/kjump-hib.h"
 #include "pipeline.h"
+#include "vmcore-map.h"
 #include "save.h"
 
 #define REPORT_PAGES	256u		/* progress and cancel: per MiB */
 #define MAX_THREADS	16u
-#define WIN_BYTES	(8u << 20)	/* per mapping of /proc/vmcore */
-#define NR_WINS		4u
 #define JUMP_REC_OFF	0x900u
 #define JUMP_REC_MAGIC	0x504d4a4bu
 
 struct map_run {
 	uint64_t pfn, count;
-};
-
-/*
- * /proc/vmcore mapped a window at a time: the workers copy the data
- * pages out of it as they checksum them, so the reader only looks for
- * zero pages.  last_seq: the newest chunk with a page in it.
- */
-struct win {
-	const uint8_t *ptr;
-	uint64_t off, len;		/* in the file */
-	uint64_t last_seq;
 };
 
 struct save {
@@ -69,10 +56,7 @@ struct save {
 	uint64_t nr_runs, runs_cap, runs_max;
 	struct kjh_writer w;
 	struct pipe pipe;
-	int map_fd;			/* -1: read(), not mapped */
-	struct kj_vmcore_info vinfo;
-	struct win wins[NR_WINS];
-	unsigned int cur_win;
+	struct vmap vmap;		/* fd -1: read(), not mapped */
 	struct timespec t0;
 };
 
@@ -714,51 +698,6 @@ static int save_run(struct save *s, const struct map_run *m,
 
 /* ------------------------------------------------- the mapped vmcore */
 
-/* The PT_LOAD holding the page at paddr (check_map() saw there is one). */
-static const struct kj_vmcore_load *load_at(const struct save *s,
-					    uint64_t paddr)
-{
-	const struct kj_vmcore_info *in = &s->vinfo;
-	unsigned int i;
-
-	for (i = 0; i < in->nr_loads; i++)
-		if (paddr >= in->loads[i].paddr &&
-		    paddr - in->loads[i].paddr < in->loads[i].filesz)
-			return &in->loads[i];
-	return NULL;
-}
-
-/* Maps the core if its pages are the file's pages and mmap works. */
-static void map_open(struct save *s)
-{
-	const struct kj_vmcore_load *l;
-	unsigned int i;
-	int fd;
-	void *m;
-
-	kj_vmcore_info(s->vc, &s->vinfo);
-	if (s->job->no_mmap)
-		return;
-	for (i = 0; i < s->vinfo.nr_loads; i++)
-		if ((s->vinfo.loads[i].offset - s->vinfo.loads[i].paddr) %
-		    KJH_PAGE)
-			return;		/* pages not on the file's pages */
-	l = load_at(s, s->map[0].pfn * KJH_PAGE);
-	fd = open(s->job->vmcore, O_RDONLY | O_CLOEXEC);
-	if (!l || fd < 0)
-		goto out;
-	m = mmap(NULL, KJH_PAGE, PROT_READ, MAP_SHARED, fd,
-		 (off_t)(l->offset + (s->map[0].pfn * KJH_PAGE - l->paddr)));
-	if (m == MAP_FAILED)
-		goto out;
-	munmap(m, KJH_PAGE);
-	s->map_fd = fd;
-	return;
-out:
-	if (fd >= 0)
-		close(fd);
-}
-
 /* Until chunks before seq target are written (or the writer failed). */
 static int wait_tail(struct save *s, uint64_t target)
 {
@@ -767,15 +706,16 @@ static int wait_tail(struct save *s, uint64_t target)
 }
 
 /*
- * Unmaps w once no chunk needs it: the slot being filled takes a copy
- * of its pages in w, the chunks before must be written.
+ * Before vmap unmaps window w: no chunk may still need its pages.  The
+ * slot being filled takes a copy of those it has in w; the chunks before
+ * must be written.
  */
-static int win_drop(struct save *s, struct win *w)
+static int win_release(void *data, struct win *w)
 {
+	struct save *s = data;
 	struct slot *sl = fill_slot(s);
 	uint64_t target = w->last_seq + 1;
 	uint32_t i;
-	int r;
 
 	if (w->last_seq == s->pipe.head) {
 		for (i = 0; i < sl->pages; i++) {
@@ -788,59 +728,17 @@ static int win_drop(struct save *s, struct win *w)
 		}
 		target = s->pipe.head;
 	}
-	if (w->last_seq != UINT64_MAX) {
-		r = wait_tail(s, target);
-		if (r)
-			return r;
-	}
-	munmap((void *)w->ptr, (size_t)w->len);
-	w->ptr = NULL;
-	return 0;
+	return w->last_seq == UINT64_MAX ? 0 : wait_tail(s, target);
 }
 
-static void win_drop_all(struct save *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < NR_WINS; i++)
-		if (s->wins[i].ptr)
-			munmap((void *)s->wins[i].ptr, (size_t)s->wins[i].len);
-	if (s->map_fd >= 0)
-		close(s->map_fd);
-}
-
-/* The page pfn, mapped: in the current window or in a new one. */
+/* The page pfn, mapped (a failure to release a window has its reason). */
 static int win_page(struct save *s, uint64_t pfn, const uint8_t **page)
 {
-	uint64_t paddr = pfn * KJH_PAGE, off, end;
-	const struct kj_vmcore_load *l = load_at(s, paddr);
-	struct win *w = &s->wins[s->cur_win];
-	void *m;
-	int r;
+	int r = vmap_page(&s->vmap, pfn, page, win_release, s);
 
-	off = l->offset + (paddr - l->paddr);
-	if (w->ptr && off >= w->off && off - w->off < w->len) {
-		*page = w->ptr + (off - w->off);
-		return 0;
-	}
-	s->cur_win = (s->cur_win + 1) % NR_WINS;
-	w = &s->wins[s->cur_win];
-	if (w->ptr) {
-		r = win_drop(s, w);
-		if (r)
-			return r;
-	}
-	end = (l->offset + l->filesz) & ~(uint64_t)(KJH_PAGE - 1);
-	w->off = off;
-	w->len = end - off < WIN_BYTES ? end - off : WIN_BYTES;
-	w->last_seq = UINT64_MAX;
-	m = mmap(NULL, (size_t)w->len, PROT_READ, MAP_SHARED, s->map_fd,
-		 (off_t)off);
-	if (m == MAP_FAILED)
-		return fail(s, -errno, "mapping %s at %" PRIu64 ": %s",
-			    s->job->vmcore, off, strerror(errno));
-	w->ptr = m;
-	*page = m;
+	if (r)
+		return fail(s, r, "mapping %s at %" PRIu64 ": %s",
+			    s->job->vmcore, s->vmap.tried, strerror(-r));
 	return 0;
 }
 
@@ -867,7 +765,7 @@ static int take_mapped(struct save *s, uint64_t pfn)
 	if (!sl->pages)
 		sl->first_page = s->hdr.data_pages;
 	sl->src[sl->pages++] = page;
-	s->wins[s->cur_win].last_seq = s->pipe.head;
+	vmap_current(&s->vmap)->last_seq = s->pipe.head;
 	s->hdr.data_pages++;
 	return sl->pages == KJH_CHUNK_PAGES ? submit(s, false) : 0;
 }
@@ -908,9 +806,10 @@ static int save_pages(struct save *s)
 	if (pipe_start(&s->pipe, &s->w, s->job->req->compress,
 		       s->job->req->level, nr_threads(s->job->req)))
 		return fail(s, -ENOMEM, "out of memory for the writer threads");
-	map_open(s);
+	vmap_open(&s->vmap, s->vc, s->job->vmcore,
+		  s->job->no_mmap ? UINT64_MAX : s->map[0].pfn);
 	for (i = 0; !r && i < s->nr_map; i++)
-		r = s->map_fd >= 0 ? save_run_mapped(s, &s->map[i], &since) :
+		r = s->vmap.fd >= 0 ? save_run_mapped(s, &s->map[i], &since) :
 		     save_run(s, &s->map[i], &since);
 	if (!r)
 		r = submit(s, true);
@@ -1002,11 +901,11 @@ int kjs_save(const struct kjs_job *job, struct kjh_status *st)
 	s.job = job;
 	s.st = st;
 	s.fd = -1;
-	s.map_fd = -1;
+	s.vmap.fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &s.t0);
 	r = run(&s);
 	pipe_stop(&s.pipe);
-	win_drop_all(&s);
+	vmap_close(&s.vmap);
 	if (r && s.written)
 		kjh_write_invalid(&s.dev, &s.hdr);
 	fill_status(&s);
