@@ -321,8 +321,14 @@ static int add_arch_opt(struct kexec_opts *o, int i)
 		return -1;
 	}
 	if (a->has_arg) {
-		snprintf(o->arch_text[n], sizeof(o->arch_text[n]), "%s=%s",
-			 a->name, optarg);
+		if ((size_t)snprintf(o->arch_text[n], sizeof(o->arch_text[n]),
+				     "%s=%s", a->name, optarg) >=
+		    sizeof(o->arch_text[n])) {
+			report_err("--%s: the value is longer than %zu characters",
+				   a->name, sizeof(o->arch_text[n]) -
+				   strlen(a->name) - 2);
+			return -1;
+		}
 		o->arch_opts[n] = o->arch_text[n];
 	} else {
 		o->arch_opts[n] = a->name;
