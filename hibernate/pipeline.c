@@ -11,7 +11,6 @@
 #include "kjump/kjump-hib.h"
 #include "pipeline.h"
 
-
 void *block_alloc(size_t len)
 {
 	return aligned_alloc(KJH_BLOCK, (size_t)kjh_round_up(len ? len : 1));

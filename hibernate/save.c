@@ -546,8 +546,9 @@ static int writer_failed(struct save *s)
  */
 static int submit(struct save *s, bool all)
 {
-	return pipe_submit(&s->pipe, all) == WFAIL_NONE ? 0 :
-								writer_failed(s);
+	if (pipe_submit(&s->pipe, all) != WFAIL_NONE)
+		return writer_failed(s);
+	return 0;
 }
 
 /* ---------------------------------------------------------- the pages */
@@ -701,8 +702,9 @@ static int save_run(struct save *s, const struct map_run *m,
 /* Until chunks before seq target are written (or the writer failed). */
 static int wait_tail(struct save *s, uint64_t target)
 {
-	return pipe_wait_written(&s->pipe, target) == WFAIL_NONE ? 0 :
-								writer_failed(s);
+	if (pipe_wait_written(&s->pipe, target) != WFAIL_NONE)
+		return writer_failed(s);
+	return 0;
 }
 
 /*
@@ -731,15 +733,18 @@ static int win_release(void *data, struct win *w)
 	return w->last_seq == UINT64_MAX ? 0 : wait_tail(s, target);
 }
 
-/* The page pfn, mapped (a failure to release a window has its reason). */
+/*
+ * The page pfn, mapped.  A failed win_release() has given its reason
+ * already; else the failure is mmap()'s.
+ */
 static int win_page(struct save *s, uint64_t pfn, const uint8_t **page)
 {
 	int r = vmap_page(&s->vmap, pfn, page, win_release, s);
 
-	if (r)
-		return fail(s, r, "mapping %s at %" PRIu64 ": %s",
-			    s->job->vmcore, s->vmap.tried, strerror(-r));
-	return 0;
+	if (!r || s->st->result != KJH_RESULT_OK)
+		return r;
+	return fail(s, r, "mapping %s at %" PRIu64 ": %s", s->job->vmcore,
+		    s->vmap.tried, strerror(-r));
 }
 
 /* One page of A, mapped: a zero page or one more page of the slot. */

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file-io.h"
 #include "mark.h"
 
 #define BOOT_ID_PATH	"/proc/sys/kernel/random/boot_id"
@@ -34,6 +33,7 @@ void mark_write(const struct kj_ctx *ctx, const char *path, const char *text,
 		err = ENOMEM;
 	else if (!(f = fopen(full, "we")))
 		err = errno;
+	errno = 0;
 	if (f && fprintf(f, "%s%s", text, id) < 0)
 		err = errno ? errno : EIO;
 	if (f && fclose(f) && !err)

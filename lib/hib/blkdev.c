@@ -32,12 +32,12 @@ static int check_mounted(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 	struct mount_entry e;
 	int ret;
 
-	ret = read_proc(ctx, "/proc/self/mountinfo", &text);
+	ret = dev_read_proc(ctx, "/proc/self/mountinfo", &text);
 	if (ret)
 		return ret;
 	cur = text;
-	while ((line = next_line(&cur))) {
-		if (mount_parse(line, &e) || e.major != major ||
+	while ((line = dev_next_line(&cur))) {
+		if (dev_mount_parse(line, &e) || e.major != major ||
 		    e.minor != minor)
 			continue;
 		snprintf(b->what, sizeof(b->what), "%s (%u:%u) is mounted on %s",
@@ -60,7 +60,8 @@ static int swap_devnum(struct kj_ctx *ctx, const char *file, uint32_t *major,
 	base = base ? base + 1 : file;
 	snprintf(abs, sizeof(abs), "/sys/class/block/%s/dev", base);
 	if (!strncmp(file, "/dev/", 5) &&
-	    !read_devnum(kj_path(ctx, abs, path, sizeof(path)), major, minor))
+	    !dev_read_devnum(kj_path(ctx, abs, path, sizeof(path)), major,
+			     minor))
 		return 0;
 	if (stat(file, &st) || !S_ISBLK(st.st_mode))
 		return -ENOENT;
@@ -76,18 +77,18 @@ static int check_swap(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 	uint32_t sw_major, sw_minor;
 	int ret;
 
-	ret = read_proc(ctx, "/proc/swaps", &text);
+	ret = dev_read_proc(ctx, "/proc/swaps", &text);
 	if (ret == -ENOENT)
 		return 0;		/* no swap support at all */
 	if (ret)
 		return ret;
 	cur = text;
-	next_line(&cur);		/* the heading */
-	while ((line = next_line(&cur))) {
-		file = next_field(&line);
+	dev_next_line(&cur);		/* the heading */
+	while ((line = dev_next_line(&cur))) {
+		file = dev_next_field(&line);
 		if (!file)
 			continue;
-		unescape(file);
+		dev_unescape(file);
 		if (swap_devnum(ctx, file, &sw_major, &sw_minor) ||
 		    sw_major != major || sw_minor != minor)
 			continue;
@@ -108,7 +109,7 @@ static int check_holders(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 	int ret = 0;
 	DIR *dir;
 
-	dir = opendir(sys_dev_path(ctx, major, minor, "holders", path,
+	dir = opendir(dev_sys_path(ctx, major, minor, "holders", path,
 				   sizeof(path)));
 	if (!dir)
 		return 0;
@@ -131,7 +132,7 @@ static int check_one(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 	char name[64];
 	int ret;
 
-	if (sys_dev_name(ctx, major, minor, name, sizeof(name)))
+	if (dev_sys_name(ctx, major, minor, name, sizeof(name)))
 		snprintf(name, sizeof(name), "device");
 	ret = check_mounted(ctx, major, minor, name, b);
 	if (!ret)
@@ -152,7 +153,7 @@ static int check_partitions(struct kj_ctx *ctx, uint32_t major,
 	int ret = 0;
 	DIR *dir;
 
-	sys_dev_path(ctx, major, minor, "", dir_path, sizeof(dir_path));
+	dev_sys_path(ctx, major, minor, "", dir_path, sizeof(dir_path));
 	dir = opendir(dir_path);
 	if (!dir)
 		return 0;
@@ -164,7 +165,7 @@ static int check_partitions(struct kj_ctx *ctx, uint32_t major,
 		if (stat(path, &st))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/dev", dir_path, d->d_name);
-		if (read_devnum(path, &p_major, &p_minor))
+		if (dev_read_devnum(path, &p_major, &p_minor))
 			continue;
 		ret = check_one(ctx, p_major, p_minor, b);
 	}
@@ -180,10 +181,10 @@ static int parent_disk(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 	struct stat st;
 	int ret;
 
-	if (stat(sys_dev_path(ctx, major, minor, "partition", path,
+	if (stat(dev_sys_path(ctx, major, minor, "partition", path,
 			      sizeof(path)), &st))
 		return -ENOENT;
-	real = realpath(sys_dev_path(ctx, major, minor, "", path, sizeof(path)),
+	real = realpath(dev_sys_path(ctx, major, minor, "", path, sizeof(path)),
 			NULL);
 	if (!real)
 		return -errno;
@@ -192,7 +193,7 @@ static int parent_disk(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 		*slash = '\0';
 	snprintf(path, sizeof(path), "%s/dev", real);
 	free(real);
-	ret = read_devnum(path, d_major, d_minor);
+	ret = dev_read_devnum(path, d_major, d_minor);
 	return ret;
 }
 

@@ -20,7 +20,7 @@
 
 /* --------------------------------------------------------- mountinfo */
 /* Undo the \ooo escapes of mountinfo and /proc/swaps, in place. */
-void unescape(char *s)
+void dev_unescape(char *s)
 {
 	char *d = s;
 
@@ -38,7 +38,7 @@ void unescape(char *s)
 }
 
 /* The next space-separated field of *cur, NUL-terminated, or NULL. */
-char *next_field(char **cur)
+char *dev_next_field(char **cur)
 {
 	char *s = *cur, *start;
 
@@ -56,32 +56,32 @@ char *next_field(char **cur)
 }
 
 /* One line of mountinfo, split in place: 0, or -EINVAL. */
-int mount_parse(char *line, struct mount_entry *e)
+int dev_mount_parse(char *line, struct mount_entry *e)
 {
 	char *f[6], *opt;
 	int i;
 
 	for (i = 0; i < 6; i++) {
-		f[i] = next_field(&line);
+		f[i] = dev_next_field(&line);
 		if (!f[i])
 			return -EINVAL;
 	}
 	if (sscanf(f[2], "%u:%u", &e->major, &e->minor) != 2)
 		return -EINVAL;
 	do {
-		opt = next_field(&line);
+		opt = dev_next_field(&line);
 	} while (opt && strcmp(opt, "-"));
-	e->fstype = opt ? next_field(&line) : NULL;
+	e->fstype = opt ? dev_next_field(&line) : NULL;
 	if (!e->fstype)
 		return -EINVAL;
 	e->mountpoint = f[4];
 	e->opts = f[5];
-	unescape(e->mountpoint);
+	dev_unescape(e->mountpoint);
 	return 0;
 }
 
 /* The next line of *cur (NUL-terminated in place), or NULL at the end. */
-char *next_line(char **cur)
+char *dev_next_line(char **cur)
 {
 	char *s = *cur, *nl;
 
@@ -97,12 +97,12 @@ char *next_line(char **cur)
 	return s;
 }
 
-int read_proc(struct kj_ctx *ctx, const char *abs, char **text)
+int dev_read_proc(struct kj_ctx *ctx, const char *abs, char **text)
 {
 	return kj_read_proc(ctx, abs, PROC_TEXT_MAX, text, NULL);
 }
 
-bool has_option(const char *opts, const char *name)
+bool dev_has_option(const char *opts, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -118,9 +118,9 @@ bool has_option(const char *opts, const char *name)
 
 /* ------------------------------------------------------------- sysfs */
 
-const char *sys_dev_path(struct kj_ctx *ctx, uint32_t major,
-				uint32_t minor, const char *file, char *buf,
-				size_t size)
+const char *dev_sys_path(struct kj_ctx *ctx, uint32_t major,
+			 uint32_t minor, const char *file, char *buf,
+			 size_t size)
 {
 	char abs[128];
 
@@ -129,7 +129,7 @@ const char *sys_dev_path(struct kj_ctx *ctx, uint32_t major,
 	return kj_path(ctx, abs, buf, size);
 }
 
-int read_devnum(const char *path, uint32_t *major, uint32_t *minor)
+int dev_read_devnum(const char *path, uint32_t *major, uint32_t *minor)
 {
 	char text[32];
 	int ret = read_text(path, text, sizeof(text));
@@ -140,18 +140,18 @@ int read_devnum(const char *path, uint32_t *major, uint32_t *minor)
 }
 
 /* DEVNAME of the device's uevent, else its sysfs directory's name. */
-int sys_dev_name(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
-			char *name, size_t size)
+int dev_sys_name(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
+		 char *name, size_t size)
 {
 	char path[KJ_PATH_MAX], *text, *line, *cur, *real, *slash;
 	size_t len;
 	int ret;
 
-	sys_dev_path(ctx, major, minor, "uevent", path, sizeof(path));
+	dev_sys_path(ctx, major, minor, "uevent", path, sizeof(path));
 	ret = read_file(path, 65536, &text, &len);
 	if (!ret) {
 		cur = text;
-		while ((line = next_line(&cur))) {
+		while ((line = dev_next_line(&cur))) {
 			if (strncmp(line, "DEVNAME=", 8) || !line[8])
 				continue;
 			snprintf(name, size, "%s", line + 8);
@@ -160,7 +160,7 @@ int sys_dev_name(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 		}
 		free(text);
 	}
-	real = realpath(sys_dev_path(ctx, major, minor, "", path, sizeof(path)),
+	real = realpath(dev_sys_path(ctx, major, minor, "", path, sizeof(path)),
 			NULL);
 	if (!real)
 		return -errno;
@@ -195,7 +195,7 @@ static int open_made_node(uint32_t major, uint32_t minor)
  * root prefix: tests put a plain file there), else on the real system
  * one made in /tmp (A may have no node for it).
  */
-int open_dev_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor)
+int dev_open_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor)
 {
 	char abs[128], path[KJ_PATH_MAX], name[64];
 	int fd;
@@ -204,7 +204,7 @@ int open_dev_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor)
 	fd = open(kj_path(ctx, abs, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
 		return fd;
-	if (!sys_dev_name(ctx, major, minor, name, sizeof(name))) {
+	if (!dev_sys_name(ctx, major, minor, name, sizeof(name))) {
 		snprintf(abs, sizeof(abs), "/dev/%s", name);
 		fd = open(kj_path(ctx, abs, path, sizeof(path)),
 			  O_RDONLY | O_CLOEXEC);

@@ -23,31 +23,31 @@ struct mount_entry {
 };
 
 /* A /proc file below the root, malloc'd and terminated (not reported). */
-int read_proc(struct kj_ctx *ctx, const char *abs, char **text);
+int dev_read_proc(struct kj_ctx *ctx, const char *abs, char **text);
 /* The next line of *cur (terminated in place), or NULL at the end. */
-char *next_line(char **cur);
+char *dev_next_line(char **cur);
 /* The next space-separated field of *cur, terminated, or NULL. */
-char *next_field(char **cur);
+char *dev_next_field(char **cur);
 /* Undo the \ooo escapes of mountinfo and /proc/swaps, in place. */
-void unescape(char *s);
+void dev_unescape(char *s);
 /* One line of mountinfo into e: 0, or -EINVAL. */
-int mount_parse(char *line, struct mount_entry *e);
+int dev_mount_parse(char *line, struct mount_entry *e);
 /* Is name one of the comma-separated opts? */
-bool has_option(const char *opts, const char *name);
+bool dev_has_option(const char *opts, const char *name);
 
 /* /sys/dev/block/MAJOR:MINOR[/file] below the root, in buf. */
-const char *sys_dev_path(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
+const char *dev_sys_path(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 			 const char *file, char *buf, size_t size);
 /* A "MAJOR:MINOR" file (a sysfs dev attribute). */
-int read_devnum(const char *path, uint32_t *major, uint32_t *minor);
+int dev_read_devnum(const char *path, uint32_t *major, uint32_t *minor);
 /* DEVNAME of the device's uevent, else its sysfs directory's name. */
-int sys_dev_name(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
+int dev_sys_name(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 		 char *name, size_t size);
 /*
  * An open read-only node of the device: /dev/block/M:m or /dev/DEVNAME
  * (below the root: tests put a plain file there), else on the real
  * system one made for the purpose in /tmp.  -errno if none.
  */
-int open_dev_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor);
+int dev_open_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor);
 
 #endif

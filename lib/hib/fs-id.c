@@ -48,7 +48,7 @@ int kjh_fs_probe_ext(struct kj_ctx *ctx, struct kjh_fs *f, char *why,
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = open_dev_node(ctx, f->dev_major, f->dev_minor);
+	fd = dev_open_node(ctx, f->dev_major, f->dev_minor);
 	if (fd < 0) {
 		snprintf(why, why_size, "cannot open its device to read the superblock: %s",
 			 strerror(-fd));
@@ -140,15 +140,15 @@ int kjh_rw_filesystems(struct kj_ctx *ctx, struct kjh_fs **fs,
 	int ret;
 
 	sync();
-	ret = read_proc(ctx, "/proc/self/mountinfo", &text);
+	ret = dev_read_proc(ctx, "/proc/self/mountinfo", &text);
 	if (ret) {
 		kj_err(ctx, "/proc/self/mountinfo: %s", strerror(-ret));
 		return ret;
 	}
 	cur = text;
-	while (!ret && (line = next_line(&cur))) {
-		if (mount_parse(line, &e) || !e.major ||
-		    !has_option(e.opts, "rw") || seen(list, n, &e))
+	while (!ret && (line = dev_next_line(&cur))) {
+		if (dev_mount_parse(line, &e) || !e.major ||
+		    !dev_has_option(e.opts, "rw") || seen(list, n, &e))
 			continue;
 		ret = add_fs(ctx, &list, &n, &cap, &e);
 	}

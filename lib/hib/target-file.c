@@ -142,10 +142,10 @@ static int file_device(struct kj_ctx *ctx, struct kjh_target *t,
 
 	t->dev_major = major(st->st_dev);
 	t->dev_minor = minor(st->st_dev);
-	ret = read_ulong(sys_dev_path(ctx, t->dev_major, t->dev_minor, "size",
+	ret = read_ulong(dev_sys_path(ctx, t->dev_major, t->dev_minor, "size",
 				      path, sizeof(path)), &sectors);
 	if (!ret)
-		ret = sys_dev_name(ctx, t->dev_major, t->dev_minor,
+		ret = dev_sys_name(ctx, t->dev_major, t->dev_minor,
 				   t->dev_name, sizeof(t->dev_name));
 	if (ret) {
 		kj_err(ctx, "%s: its file system's device %u:%u is no block device in sysfs: %s",
@@ -164,16 +164,16 @@ static int check_not_swapfile(struct kj_ctx *ctx, const char *path,
 	struct stat sw;
 	int ret;
 
-	ret = read_proc(ctx, "/proc/swaps", &text);
+	ret = dev_read_proc(ctx, "/proc/swaps", &text);
 	if (ret)
 		return 0;
 	cur = text;
-	next_line(&cur);
-	while ((line = next_line(&cur))) {
-		file = next_field(&line);
+	dev_next_line(&cur);
+	while ((line = dev_next_line(&cur))) {
+		file = dev_next_field(&line);
 		if (!file)
 			continue;
-		unescape(file);
+		dev_unescape(file);
 		if (stat(file, &sw) || sw.st_dev != st->st_dev ||
 		    sw.st_ino != st->st_ino)
 			continue;
@@ -545,8 +545,8 @@ static int setup_file(struct kj_ctx *ctx, struct kjh_target *t,
 	return 0;
 }
 
-int open_file(struct kj_ctx *ctx, struct kjh_target *t, uint64_t need,
-		     bool create)
+int target_open_file(struct kj_ctx *ctx, struct kjh_target *t,
+		     uint64_t need, bool create)
 {
 	int ret;
 

@@ -16,7 +16,7 @@ struct kjh_target;
  * Reports each error; on failure a file it created is left for
  * kjh_target_abandon().
  */
-int open_file(struct kj_ctx *ctx, struct kjh_target *t, uint64_t need,
-	      bool create);
+int target_open_file(struct kj_ctx *ctx, struct kjh_target *t,
+		     uint64_t need, bool create);
 
 #endif

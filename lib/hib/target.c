@@ -117,7 +117,7 @@ static int open_blkdev(struct kj_ctx *ctx, struct kjh_target *t,
 		       (unsigned long long)size);
 		return -ENOSPC;
 	}
-	if (sys_dev_name(ctx, t->dev_major, t->dev_minor, t->dev_name,
+	if (dev_sys_name(ctx, t->dev_major, t->dev_minor, t->dev_name,
 			 sizeof(t->dev_name))) {
 		const char *base = strrchr(t->path, '/');
 
@@ -162,14 +162,14 @@ int kjh_target_open(struct kj_ctx *ctx, const char *path, uint64_t need,
 		if (S_ISBLK(st.st_mode))
 			ret = open_blkdev(ctx, t, need, &st);
 		else if (S_ISREG(st.st_mode))
-			ret = open_file(ctx, t, need, false);
+			ret = target_open_file(ctx, t, need, false);
 		else {
 			kj_err(ctx, "%s: %s: the target must be a block device or a regular file",
 			       path, file_kind(st.st_mode));
 			ret = -EINVAL;
 		}
 	} else if (errno == ENOENT) {
-		ret = open_file(ctx, t, need, true);
+		ret = target_open_file(ctx, t, need, true);
 	} else {
 		ret = -errno;
 		kj_err(ctx, "%s: %s", path, strerror(-ret));
@@ -338,7 +338,7 @@ int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = open_dev_node(ctx, t->dev_major, t->dev_minor);
+	fd = dev_open_node(ctx, t->dev_major, t->dev_minor);
 	if (fd < 0)
 		return fd;
 	if (posix_memalign(&buf, KJH_BLOCK, KJH_BLOCK)) {
