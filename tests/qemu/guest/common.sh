@@ -95,6 +95,24 @@ kj_b_append() {
 	echo "console=ttyS0,115200 panic=-1 kjump.stage=B kjump.scenario=$KJ_SCENARIO kjump.impl=$KJ_IMPL kjump.boot=$KJ_BOOT kjump.marker=$KJ_MARKER"
 }
 
+# kj_load_writer_b [NAME [APPEND]]: load B as the crash kernel with the
+# image writer's initramfs (the hibernation scenarios), checked as kj_run_ok
+# NAME (default load) does, with APPEND (default kj_b_append's words).
+kj_load_writer_b() {
+	kj_run_ok "${1:-load}" "$KEXEC" -p /boot/bzImage \
+		--initrd=/boot/initrd-b-hib.cpio --append="${2:-$(kj_b_append)}"
+}
+
+# kj_b_save_and_power_off: in B, entered for a --hibernate: say so, ask
+# the host for the next boot (init cannot: the writer powers off and
+# never returns), and run the writer; a FAIL line if it returns.
+kj_b_save_and_power_off() {
+	kj_ok "B entered for the save"
+	kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
+	kjump-save --once </dev/null 2>/dev/console
+	kj_fail kjump-save "returned with status $? instead of powering off"
+}
+
 # kj_check_b_cmdline: say B's /proc/cmdline and check it carries this
 # run's marker and kjump.stage=B (kj_b_append's words).
 kj_check_b_cmdline() {

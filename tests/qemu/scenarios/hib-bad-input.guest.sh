@@ -43,7 +43,7 @@ no-helper      | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: --snap
 warm-no-helper | "$KEXEC" --warm-up                        | !0 | ^kexec: --warm-up: the loaded crash kernel has no image writer in its initramfs
 TABLE
 
-kj_run_ok load-hib "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio --append="$B" || exit 1
+kj_load_writer_b load-hib "$B" || exit 1
 kj_table <<'TABLE'
 missing-dir    | "$KEXEC" --snapshot=/nowhere/at/all/hib.img | !0 | ^kexec: /nowhere/at/all/hib.img: no such directory$
 tmpfs-file     | "$KEXEC" --snapshot=/tmp/hib.img          | !0 | ^kexec: /tmp/hib.img: on tmpfs: not on a disk$

@@ -34,8 +34,7 @@ tag=$KJ_MARKER$KJ_MARKER
 case $KJ_STAGE.$KJ_BOOT in
 A.1)
 	kj_need_kexec
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio \
-		--append="$(kj_b_append)" || exit 1
+	kj_load_writer_b || exit 1
 	kj_memfill_pct 60 "$tag" || exit 1
 	# wall time across a jump: the TSC (A's own clocks stand still)
 	khz=$(monotime --tsc-khz)

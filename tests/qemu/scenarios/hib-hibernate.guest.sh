@@ -33,19 +33,14 @@ case $KJ_STAGE.$KJ_BOOT in
 A.1)
 	kj_need_kexec
 	[ -b $DISK ] || { kj_fail disk "no $DISK"; exit 1; }
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio \
-		--append="$(kj_b_append)" || exit 1
+	kj_load_writer_b || exit 1
 	kj_memfill_start $MIB "$tag" || exit 1
 	kj_handover B "hibernate"
 	kj_run hibernate "$KEXEC" --hibernate=$DISK
 	kj_fail hibernate "kexec --hibernate returned (rc=$?) instead of powering off"
 	;;
 B.1)
-	kj_ok "B entered for the save"
-	# init cannot say it: the writer powers off and never returns
-	kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
-	kjump-save --once </dev/null 2>/dev/console
-	kj_fail kjump-save "returned with status $? instead of powering off"
+	kj_b_save_and_power_off
 	;;
 A.2)
 	kj_run info "$KEXEC" --image-info=$DISK --verify

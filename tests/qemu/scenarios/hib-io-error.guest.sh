@@ -24,8 +24,7 @@ tag=$KJ_MARKER$KJ_MARKER
 case $KJ_STAGE in
 A)
 	kj_need_kexec
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio \
-		--append="$(kj_b_append)" || exit 1
+	kj_load_writer_b || exit 1
 	kj_memfill_start $MIB "$tag" || exit 1
 	kj_counter_start
 	st0=$(starttime $$)

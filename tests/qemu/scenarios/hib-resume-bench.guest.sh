@@ -105,8 +105,7 @@ ours() {
 	fill $2
 	_b=$(kj_b_append)
 	[ "${3:-}" = warm ] && _b="$_b kjump.warm=1"
-	kj_run_ok "load $1" "$KEXEC" -p /boot/bzImage \
-		--initrd=/boot/initrd-b-hib.cpio --append="$_b" || exit 1
+	kj_load_writer_b "load $1" "$_b" || exit 1
 	if [ "${3:-}" = warm ]; then
 		kj_say "bench $1 warm-up"
 		kj_handover B "warm-up $1"
@@ -190,9 +189,6 @@ B)
 		kj_fail kjump-save "returned with status $? instead of powering off"
 		exit 1
 	fi
-	kj_ok "B entered for the save"
-	kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
-	kjump-save --once </dev/null 2>/dev/console
-	kj_fail kjump-save "returned with status $? instead of powering off"
+	kj_b_save_and_power_off
 	;;
 esac

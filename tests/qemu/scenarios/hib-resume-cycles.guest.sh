@@ -66,8 +66,7 @@ cycle() {                  # cycle N TARGET
 	if [ "$(cat /sys/kernel/kexec_jump_parked)" = 1 ]; then
 		kj_run_ok "discard $1" "$KEXEC" -p -u --discard || exit 1
 	fi
-	kj_run_ok "load $1" "$KEXEC" -p /boot/bzImage \
-		--initrd=/boot/initrd-b-hib.cpio --append="$(kj_b_append)" || exit 1
+	kj_load_writer_b "load $1" || exit 1
 	prev=$(cat /tmp/counter)
 	kj_handover B "hibernate $1"
 	kj_run "hibernate $1" "$KEXEC" --hibernate="$2"
@@ -116,8 +115,7 @@ A)
 	done
 	# the file: made once by a snapshot (fully allocated), then its
 	# device and offset for A'
-	kj_run_ok "load for the file" "$KEXEC" -p /boot/bzImage \
-		--initrd=/boot/initrd-b-hib.cpio --append="$(kj_b_append)" || exit 1
+	kj_load_writer_b "load for the file" || exit 1
 	kj_handover B "snapshot"
 	kj_run_ok "file image" "$KEXEC" --snapshot=$FILE --compress=none || exit 1
 	# as in hib-snapshot-file: the file's pages cached in A predate B's writes

@@ -75,19 +75,14 @@ A.1)
 	mount -t ext4 $FS /mnt/fs || { kj_fail mount "cannot mount $FS"; exit 1; }
 	echo "before $KJ_MARKER" >/mnt/fs/hello
 	sync
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio \
-		--append="$(kj_b_append)" || exit 1
+	kj_load_writer_b || exit 1
 	kj_memfill_start $MIB "$KJ_MARKER$KJ_MARKER" || exit 1
 	kj_handover B "hibernate"
 	kj_run hibernate "$KEXEC" --hibernate=$DISK
 	kj_fail hibernate "kexec --hibernate returned (rc=$?) instead of powering off"
 	;;
 B.1)
-	kj_ok "B entered for the save"
-	# init cannot say it: the writer powers off and never returns
-	kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
-	kjump-save --once </dev/null 2>/dev/console
-	kj_fail kjump-save "returned with status $? instead of powering off"
+	kj_b_save_and_power_off
 	;;
 A.2)
 	kj_eq memory "$(($(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) > 524288))" 1

@@ -54,8 +54,7 @@ A.1)
 	mount -t ext4 $FS /mnt/fs || { kj_fail mount "cannot mount $FS"; exit 1; }
 	echo "before $KJ_MARKER" >/mnt/fs/hello
 	sync
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio \
-		--append="$(kj_b_append)" || exit 1
+	kj_load_writer_b || exit 1
 	kj_memfill_pct $PCT "$tag" || exit 1
 	kj_counter_start
 	st0=$(starttime $$)
@@ -90,10 +89,7 @@ A.1)
 	kj_true umount "cannot unmount /mnt/fs" umount /mnt/fs
 	;;
 B.1)
-	kj_ok "B entered for the save"
-	kj_say "reboot-host boot=$KJ_BOOT rc=0 checks=$(kj_count ok) failed=$(kj_count fail) marker=$KJ_MARKER"
-	kjump-save --once </dev/null 2>/dev/console
-	kj_fail kjump-save "returned with status $? instead of powering off"
+	kj_b_save_and_power_off
 	;;
 A.2)
 	kj_ok "A' booted"

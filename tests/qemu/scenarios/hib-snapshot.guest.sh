@@ -44,8 +44,7 @@ A)
 	else
 		TARGET=$DISK
 	fi
-	kj_run_ok load "$KEXEC" -p /boot/bzImage --initrd=/boot/initrd-b-hib.cpio \
-		--append="$(kj_b_append)" || exit 1
+	kj_load_writer_b || exit 1
 
 	kj_memfill_pct 80 "$tag" || exit 1
 	kj_counter_start
