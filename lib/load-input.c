@@ -44,17 +44,25 @@ int read_proc_cmdline(const struct kj_ctx *ctx, char **text)
 /*
  * acpi_rsdp= tells a kernel where the ACPI tables are when nothing else
  * can (an EFI boot whose tables a kexec'd kernel cannot find): the next
- * kernel gets this one's word (from its command line, running, or NULL
- * if unreadable) unless its own command line has one.
+ * kernel gets this one's word unless its own command line has one.
+ * running: this kernel's command line if already read (--reuse-cmdline),
+ * else NULL, and it is read here only if wanted.
  */
-static int carry_acpi_rsdp(const char *running, struct cmdline *cl)
+static int carry_acpi_rsdp(const struct kj_ctx *ctx, const char *running,
+			   struct cmdline *cl)
 {
-	char word[48];
+	char *text = NULL, word[48];
 	uint64_t addr;
+	int ret;
 
-	if (!running || cmdline_has_key(cmdline_str(cl), "acpi_rsdp=") ||
-	    cmdline_get_u64(running, "acpi_rsdp=", &addr))
+	if (cmdline_has_key(cmdline_str(cl), "acpi_rsdp="))
+		return 0;
+	if (!running && kj_read_proc(ctx, "/proc/cmdline", 65536, &text, NULL))
 		return 0;	/* the other words do without it */
+	ret = cmdline_get_u64(running ? running : text, "acpi_rsdp=", &addr);
+	free(text);
+	if (ret)
+		return 0;
 	snprintf(word, sizeof(word), "acpi_rsdp=0x%llx",
 		 (unsigned long long)addr);
 	return cmdline_append(cl, word);
@@ -73,14 +81,11 @@ int load_build_cmdline(const struct kj_ctx *ctx, const struct kj_load_spec *s,
 			return ret;
 		ret = cmdline_append_reused(cl, running,
 					    s->mode == KJ_LOAD_CRASH);
-	} else if (kj_read_proc(ctx, "/proc/cmdline", 65536, &running,
-				NULL)) {
-		running = NULL;	/* only acpi_rsdp= wanted it */
 	}
 	for (i = 0; !ret && i < s->nr_append; i++)
 		ret = cmdline_append(cl, s->append[i]);
 	if (!ret)
-		ret = carry_acpi_rsdp(running, cl);
+		ret = carry_acpi_rsdp(ctx, running, cl);
 	free(running);
 	if (ret)
 		kj_err(ctx, "command line: %s", strerror(-ret));

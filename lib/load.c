@@ -130,13 +130,11 @@ static int submit(const struct kj_ctx *ctx, struct kexec_image *img)
 	img->flags |= arch_kexec_flags();
 	image_dump(img);
 	ret = kexec_load_image(img, img->flags);
-	if (ret) {
+	if (ret)
 		kj_err(ctx, "kexec_load: %s",
 		       kexec_slot_strerror(ctx, ret,
 					   img->flags & KEXEC_ON_CRASH, false));
-		return ret;
-	}
-	return 0;
+	return ret;
 }
 
 /* Where the kernel that jumped here wants to be called back. */
