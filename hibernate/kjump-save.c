@@ -6,9 +6,12 @@
  * back into the page and then powers off (mode hibernate, on success) or
  * jumps back to A (snapshot, and on every failure).  A ready request
  * (kexec --warm-up) saves nothing: it answers and jumps back at once.
+ * A hibernation image is never left committed behind a jump back: when
+ * the power-off fails (or --no-power-off asks for the jump), the image
+ * is made invalid first, and A hears of a failure.
  *
- *   kjump-save [--once] [--no-jump] [-v] [--root DIR] [--param FILE]
- *              [--status FILE] [--vmcore PATH] [--dev PATH]
+ *   kjump-save [--once] [--no-jump] [--no-power-off] [-v] [--root DIR]
+ *              [--param FILE] [--status FILE] [--vmcore PATH] [--dev PATH]
  *
  * Exit: 0 saved (--no-jump), 1 failed, 2 bad usage, 3 no request.
  */
@@ -37,7 +40,7 @@
 #define PROGRESS_MS	2000u
 
 struct opts {
-	bool once, no_jump, verbose;
+	bool once, no_jump, no_power_off, verbose;
 	const char *root, *param, *status, *vmcore, *dev;
 };
 
@@ -68,8 +71,8 @@ static void log_line(void *data, enum kj_log_level level, const char *msg)
 
 static void usage(FILE *f)
 {
-	fputs("usage: kjump-save [--once] [--no-jump] [-v] [--root DIR]\n"
-	      "                  [--param FILE] [--status FILE]"
+	fputs("usage: kjump-save [--once] [--no-jump] [--no-power-off] [-v]\n"
+	      "                  [--root DIR] [--param FILE] [--status FILE]"
 	      " [--vmcore PATH] [--dev PATH]\n", f);
 }
 
@@ -78,6 +81,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longs[] = {
 		{ "once", no_argument, NULL, 'o' },
 		{ "no-jump", no_argument, NULL, 'n' },
+		{ "no-power-off", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "param", required_argument, NULL, 'p' },
@@ -96,6 +100,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 'o': o->once = true; break;
 		case 'n': o->no_jump = true; break;
+		case 'P': o->no_power_off = true; break;
 		case 'v': o->verbose = true; break;
 		case 'r': o->root = optarg; break;
 		case 'p': o->param = optarg; break;
@@ -283,14 +288,22 @@ static void progress(void *data, const struct kjs_progress *p)
 
 /* ------------------------------------------------------------- a save */
 
+/* What a save served, for undoing its commit should B come back. */
+struct served {
+	struct kjh_request req;
+	char node[4096];
+};
+
 static int serve(struct kj_ctx *ctx, const struct opts *o,
-		 struct kjh_status *st, enum kjh_mode *mode)
+		 struct kjh_status *st, enum kjh_mode *mode,
+		 struct served *sv)
 {
-	char pbuf[4096], node[4096], err[160];
+	char pbuf[4096], err[160];
 	struct kj_jump_param *param = malloc(sizeof(*param));
 	struct kjh_request req;
 	struct ui ui = { .tty = isatty(STDERR_FILENO) };
 	struct kjs_job job;
+	char *node = sv->node;
 	int r = -1;
 
 	memset(st, 0, sizeof(*st));
@@ -322,8 +335,8 @@ static int serve(struct kj_ctx *ctx, const struct opts *o,
 		goto out;
 	}
 	if (o->dev)
-		snprintf(node, sizeof(node), "%s", o->dev);
-	else if (find_dev(o, &req, node, sizeof(node))) {
+		snprintf(node, sizeof(sv->node), "%s", o->dev);
+	else if (find_dev(o, &req, node, sizeof(sv->node))) {
 		st->result = KJH_RESULT_ERROR;
 		snprintf(st->reason, sizeof(st->reason),
 			 "no device node for %u:%u", req.dev_major,
@@ -341,25 +354,56 @@ static int serve(struct kj_ctx *ctx, const struct opts *o,
 			"\n" : "", st->reason);
 	else
 		*mode = req.mode;
+	sv->req = req;
 out:
 	free(param);
 	return r;
 }
 
-static void power_off(void)
+/* Returns only when the machine did not power off. */
+static void power_off(const struct opts *o, char *why, size_t size)
 {
+	if (o->no_power_off) {
+		snprintf(why, size, "--no-power-off");
+		return;
+	}
 	sync();
 	reboot(RB_POWER_OFF);
-	fprintf(stderr, "kjump-save: power off: %s\n", strerror(errno));
+	snprintf(why, size, "power off: %s", strerror(errno));
+}
+
+/*
+ * B goes back to A after committing a hibernation image: A runs on, so
+ * the image is made invalid first, and A hears of a failure.
+ */
+static void came_back(struct kj_ctx *ctx, const struct served *sv,
+		      const char *why, struct kjh_status *st)
+{
+	struct kjs_job job = { .ctx = ctx, .req = &sv->req,
+			       .dev = sv->node };
+	struct kjh_status inv = { 0 };
+
+	memset(st, 0, sizeof(*st));
+	st->result = KJH_RESULT_ERROR;
+	if (kjs_invalidate(&job, &inv))
+		snprintf(st->reason, sizeof(st->reason),
+			 "%s; the image could not be made invalid (%.160s): do not resume it",
+			 why, inv.reason);
+	else
+		snprintf(st->reason, sizeof(st->reason),
+			 "%s; the image is made invalid, back to the hibernating kernel",
+			 why);
+	fprintf(stderr, "kjump-save: %s\n", st->reason);
 }
 
 int main(int argc, char **argv)
 {
 	struct kjh_status st;
+	struct served sv;
 	struct kj_ctx *ctx;
 	enum kjh_mode mode;
 	struct opts o;
-	char sbuf[4096];
+	char sbuf[4096], why[96];
 	int r;
 
 	if (parse_opts(argc, argv, &o))
@@ -375,18 +419,19 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	for (;;) {
 		got_signal = 0;
-		r = serve(ctx, &o, &st, &mode);
+		r = serve(ctx, &o, &st, &mode, &sv);
 		if (r == EXIT_NO_REQUEST || (r && !st.reason[0]))
 			break;		/* nothing asked, or nowhere to answer */
+		if (!r && mode == KJH_MODE_HIBERNATE && !o.no_jump) {
+			power_off(&o, why, sizeof(why));
+			came_back(ctx, &sv, why, &st);
+			r = 1;
+		}
 		if (write_status(rooted(&o, o.status, KJ_JUMP_STATUS_PATH,
 					sbuf, sizeof(sbuf)), &st) && !r)
 			r = 1;
 		if (o.no_jump)
 			break;
-		if (!r && mode == KJH_MODE_HIBERNATE) {
-			power_off();
-			r = 1;
-		}
 		if (kj_jump(ctx, 0) || o.once)
 			break;
 	}

@@ -834,6 +834,8 @@ static int finish(struct save *s)
 	h->run_count = s->nr_runs;
 	h->pages = h->data_pages + h->zero_pages;
 	h->raw_bytes = h->data_pages * KJH_PAGE;
+	h->runs_crc = kjh_crc32c(0, s->runs,
+				 (size_t)s->nr_runs * sizeof(*s->runs));
 	r = kjh_write_at(&s->dev, h->run_off, s->runs,
 			 (size_t)s->nr_runs * sizeof(*s->runs));
 	if (!r)
@@ -880,6 +882,7 @@ static int run(struct save *s)
 	if (r)
 		goto out;
 	s->written = true;
+	s->hdr.swsusp_crc = kjh_crc32c(0, swsusp, KJH_BLOCK);
 	r = kjh_writer_begin(&s->w, &s->dev, &s->hdr, PIPE_BATCH_BYTES);
 	if (!r)
 		r = kjh_write_at(&s->dev, s->hdr.swsusp_off, swsusp, KJH_BLOCK);
@@ -912,7 +915,7 @@ int kjs_save(const struct kjs_job *job, struct kjh_status *st)
 	pipe_stop(&s.pipe);
 	vmap_close(&s.vmap);
 	if (r && s.written)
-		kjh_write_invalid(&s.dev, &s.hdr);
+		kjh_write_invalid(&s.dev, &s.hdr, KJH_INVALID_WRITER);
 	fill_status(&s);
 	if (!r)
 		report(&s, true);
@@ -925,5 +928,56 @@ int kjs_save(const struct kjs_job *job, struct kjh_status *st)
 		close(s.fd);
 	free(s.map);
 	free(s.runs);
+	return r;
+}
+
+/* Block 0 of the committed image, made INVALID for A running on. */
+static int invalidate(struct save *s)
+{
+	const struct kjh_request *req = s->job->req;
+	struct kjh_extent one = { 0, req->offset, KJH_BLOCK };
+	struct kjh_header *h = block_alloc(KJH_BLOCK);
+	int r;
+
+	if (!h)
+		return fail(s, -ENOMEM, "out of memory");
+	r = open_dev(s);
+	if (!r && kjh_dev_init(&s->dev, s->fd, &one, 1, KJH_BLOCK))
+		r = fail(s, -ENOMEM, "out of memory");
+	if (r)
+		goto out;
+	s->have_dev = true;
+	r = kjh_dev_pread(&s->dev, h, KJH_BLOCK, 0);
+	if (r) {
+		fail(s, r, "%s: reading the header: %s", s->job->dev,
+		     strerror(-r));
+		goto out;
+	}
+	if (kjh_header_check(h, NULL, 0) || h->state != KJH_STATE_COMMITTED ||
+	    memcmp(h->nonce, req->nonce, KJH_NONCE_LEN))
+		goto out;	/* not the committed image: nothing to undo */
+	r = kjh_write_invalid(&s->dev, h, KJH_INVALID_CAME_BACK);
+	if (r)
+		fail(s, r, "%s: making the image invalid: %s", s->job->dev,
+		     strerror(-r));
+out:
+	free(h);
+	return r;
+}
+
+int kjs_invalidate(const struct kjs_job *job, struct kjh_status *st)
+{
+	struct save s;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	s.job = job;
+	s.st = st;
+	s.fd = -1;
+	r = invalidate(&s);
+	if (s.have_dev)
+		kjh_dev_fini(&s.dev);
+	if (s.fd >= 0)
+		close(s.fd);
 	return r;
 }

@@ -41,4 +41,13 @@ struct kjs_job {
  */
 int kjs_save(const struct kjs_job *job, struct kjh_status *st);
 
+/*
+ * A hibernation's image that kjs_save() committed, made INVALID
+ * (KJH_INVALID_CAME_BACK) and synced, before B goes back to A instead
+ * of powering off: A runs on, so the image must never be resumed.
+ * 0 (also when block 0 no longer holds that committed image), or -errno
+ * with st's result and reason set.
+ */
+int kjs_invalidate(const struct kjs_job *job, struct kjh_status *st);
+
 #endif

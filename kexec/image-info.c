@@ -46,32 +46,26 @@ static void print_identity(const struct kjh_identity *id)
 	printf("boot id: %.37s\n", id->boot_id);
 }
 
-static void print_ram(const struct kjh_dev *dev, const struct kjh_header *h)
+static void print_ram(const struct kjh_image *img)
 {
-	struct kjh_ram_range r;
 	uint32_t i;
 
-	printf("ram ranges: %u\n", h->ram_count);
-	for (i = 0; i < h->ram_count && i < 4096; i++) {
-		if (kjh_dev_pread(dev, &r, sizeof(r), h->ram_off + i *
-				  sizeof(r)))
-			break;
-		printf("ram: 0x%" PRIx64 "-0x%" PRIx64 "\n", r.start, r.end);
-	}
+	printf("ram ranges: %u\n", img->hdr.ram_count);
+	for (i = 0; i < img->hdr.ram_count; i++)
+		printf("ram: 0x%" PRIx64 "-0x%" PRIx64 "\n", img->ram[i].start,
+		       img->ram[i].end);
 }
 
-static void print_fs(const struct kjh_dev *dev, const struct kjh_header *h)
+static void print_fs(const struct kjh_image *img)
 {
-	struct kjh_fs fs;
+	const struct kjh_fs *fs;
 	uint32_t i;
 
-	printf("file systems: %u\n", h->fs_count);
-	for (i = 0; i < h->fs_count && i < 4096; i++) {
-		if (kjh_dev_pread(dev, &fs, sizeof(fs), h->fs_off + i *
-				  sizeof(fs)))
-			break;
-		printf("fs: %u:%u %.16s %.64s\n", fs.dev_major, fs.dev_minor,
-		       fs.type, fs.mountpoint);
+	printf("file systems: %u\n", img->hdr.fs_count);
+	for (i = 0; i < img->hdr.fs_count; i++) {
+		fs = &img->fs[i];
+		printf("fs: %u:%u %.16s %.64s\n", fs->dev_major, fs->dev_minor,
+		       fs->type, fs->mountpoint);
 	}
 }
 
@@ -91,17 +85,21 @@ static void print_location(const struct kjh_dev *dev)
 	       x->count, x->is_file ? " (a file)" : "", e[0].physical);
 }
 
-static void print_header(const struct kjh_dev *dev,
-			 const struct kjh_header *h)
+static void print_header(const struct kjh_image *img)
 {
+	const struct kjh_header *h = &img->hdr;
+
 	printf("state: %s\n", kjh_state_name(h->state));
+	printf("resumable: %s\n", h->state == KJH_STATE_COMMITTED &&
+	       !(h->flags & KJH_F_SNAPSHOT) ? "yes" :
+	       "no (a snapshot: its kernel ran on after the save)");
 	printf("version: %u\n", h->version);
 	printf("mode: %s\n", h->flags & KJH_F_SNAPSHOT ? "snapshot" :
 	       "hibernate");
 	print_time("created", h->created);
 	print_time("saved", h->saved);
 	print_identity(&h->id);
-	print_ram(dev, h);
+	print_ram(img);
 	printf("crash region: 0x%" PRIx64 "-0x%" PRIx64 "\n", h->crash_start,
 	       h->crash_end);
 	printf("jump buffer pfn: 0x%" PRIx64 "\n", h->jump_buf_pfn);
@@ -123,8 +121,8 @@ static void print_header(const struct kjh_dev *dev,
 	       (double)h->raw_bytes / (double)h->stored_bytes : 1.0);
 	printf("image bytes: %" PRIu64 "\n", h->image_bytes);
 	printf("capacity: %" PRIu64 "\n", h->capacity);
-	print_location(dev);
-	print_fs(dev, h);
+	print_location(img->dev);
+	print_fs(img);
 }
 
 static int target_size(int fd, uint64_t *size)
@@ -181,7 +179,7 @@ int image_info(const char *target, bool check)
 		report_err("image-info: %s: %s", target, why);
 		goto out;
 	}
-	print_header(&dev, &img.hdr);
+	print_header(&img);
 	if (check)
 		r = verify(&img);
 	kjh_image_close(&img);

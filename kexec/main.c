@@ -122,6 +122,16 @@ static int resume(struct kj_ctx *ctx, const struct kexec_opts *o)
 	return -1;
 }
 
+/* --invalidate: no resumable image left on the target. */
+static int invalidate(struct kj_ctx *ctx, const struct kexec_opts *o)
+{
+	struct kj_resume_spec spec = {
+		.target = o->resume, .offset = o->resume_offset,
+	};
+
+	return kj_invalidate(ctx, &spec);
+}
+
 static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 {
 	switch (o->action) {
@@ -140,6 +150,8 @@ static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 	case ACT_EXEC:
 		return kj_exec(ctx, run_flags(o));
 	case ACT_JUMP:
+		if (kj_withdraw_stale_request(ctx) < 0)
+			return -1;
 		return kj_jump(ctx, run_flags(o));
 	case ACT_HIBERNATE:
 		return hibernate(ctx, o);
@@ -149,6 +161,8 @@ static int dispatch(struct kj_ctx *ctx, const struct kexec_opts *o)
 		return image_info(o->image_info, o->verify);
 	case ACT_RESUME:
 		return resume(ctx, o);
+	case ACT_INVALIDATE:
+		return invalidate(ctx, o);
 	case ACT_WARM_UP:
 		return warm_up(ctx, o);
 	case ACT_FORCE:
@@ -183,6 +197,7 @@ static const char *lock_name(enum kexec_action a)
 	case ACT_WARM_UP:
 		return "hibernate";
 	case ACT_RESUME:
+	case ACT_INVALIDATE:
 		return "resume";
 	default:
 		return NULL;

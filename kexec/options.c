@@ -26,6 +26,7 @@ enum {
 	OPT_IMAGE_INFO,
 	OPT_VERIFY,
 	OPT_RESUME,
+	OPT_INVALIDATE,
 	OPT_RESUME_OFFSET,
 	OPT_WARM_UP,
 	OPT_DISCARD,
@@ -69,6 +70,7 @@ static const struct option long_opts[] = {
 	{ "image-info",		required_argument,	NULL, OPT_IMAGE_INFO },
 	{ "verify",		no_argument,		NULL, OPT_VERIFY },
 	{ "resume",		required_argument,	NULL, OPT_RESUME },
+	{ "invalidate",		required_argument,	NULL, OPT_INVALIDATE },
 	{ "resume-offset",	required_argument,	NULL, OPT_RESUME_OFFSET },
 	{ "warm-up",		no_argument,		NULL, OPT_WARM_UP },
 	{ "discard",		no_argument,		NULL, OPT_DISCARD },
@@ -156,8 +158,10 @@ static const char usage_hibernate[] =
 "                        system is mounted: check the image on TARGET and\n"
 "                        restore it, or say why not and return\n"
 "      --resume-offset=BYTES  where block 0 of the image is on the\n"
-"                        --resume device (a file's first byte: see\n"
-"                        --image-info of the file)\n";
+"                        --resume or --invalidate device (a file's first\n"
+"                        byte: see --image-info of the file)\n"
+"      --invalidate=TARGET  make a resumable image on TARGET never\n"
+"                        resumable (a boot that goes on without resuming)\n";
 
 static const char usage_tail[] =
 "\n"
@@ -223,6 +227,7 @@ static const char *action_name(enum kexec_action act)
 		[ACT_FORCE] = "-f", [ACT_JUMP] = "-j", [ACT_STATUS] = "-S",
 		[ACT_HIBERNATE] = "--hibernate", [ACT_DEFAULT] = "-?",
 		[ACT_IMAGE_INFO] = "--image-info", [ACT_RESUME] = "--resume",
+		[ACT_INVALIDATE] = "--invalidate",
 		[ACT_WARM_UP] = "--warm-up",
 	};
 
@@ -399,6 +404,9 @@ static int parse_one(struct kexec_opts *o, int c)
 	case OPT_RESUME:
 		o->resume = optarg;
 		return set_action(o, ACT_RESUME, "--resume");
+	case OPT_INVALIDATE:
+		o->resume = optarg;
+		return set_action(o, ACT_INVALIDATE, "--invalidate");
 	case OPT_WARM_UP: return set_action(o, ACT_WARM_UP, "--warm-up");
 	case OPT_RESUME_OFFSET:
 		if (parse_addr("--resume-offset", optarg, &o->resume_offset))
@@ -538,8 +546,9 @@ static int check_combinations(const struct kexec_opts *o)
 	if (check_kernel_arg(o) || check_jump_opts(o) ||
 	    check_hibernate_opts(o) || check_syscall_opt(o))
 		return -1;
-	if (o->has_resume_offset && o->action != ACT_RESUME) {
-		report_err("--resume-offset: only with --resume=TARGET");
+	if (o->has_resume_offset && o->action != ACT_RESUME &&
+	    o->action != ACT_INVALIDATE) {
+		report_err("--resume-offset: only with --resume=TARGET or --invalidate=TARGET");
 		return -1;
 	}
 	if (o->resume_offset % 4096) {

@@ -25,6 +25,7 @@ enum kexec_action {
 	ACT_VERSION,	/* -v */
 	ACT_IMAGE_INFO,	/* --image-info=TARGET [--verify] */
 	ACT_RESUME,	/* --resume=TARGET */
+	ACT_INVALIDATE,	/* --invalidate=TARGET */
 	ACT_WARM_UP,	/* --warm-up */
 };
 
@@ -42,7 +43,7 @@ struct kexec_opts {
 	bool verify;		/* --verify (with --image-info) */
 	bool discard;		/* --discard (with -p -u) */
 	const char *image_info;	/* --image-info=TARGET */
-	const char *resume;	/* --resume=TARGET */
+	const char *resume;	/* --resume=TARGET, --invalidate=TARGET */
 	bool has_resume_offset;
 	uint64_t resume_offset;	/* --resume-offset=BYTES */
 	const char *hib_target;	/* --hibernate= / --snapshot= */

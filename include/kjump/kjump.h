@@ -215,6 +215,25 @@ struct kj_resume_spec {
 
 int kj_resume(struct kj_ctx *ctx, const struct kj_resume_spec *spec);
 
+/*
+ * Make a resumable (committed) image on spec's target never resumable:
+ * state INVALID, synced.  What a boot that does not resume runs before it
+ * mounts anything, as swapon rewrites a stale swsusp signature.  0 also
+ * when there was nothing resumable (a line on stdout says which, unless
+ * quiet); -errno, reported, when block 0 cannot be read or written.
+ */
+int kj_invalidate(struct kj_ctx *ctx, const struct kj_resume_spec *spec);
+
+/*
+ * A plain jump (kexec -j) must not save or power off: a hibernation or
+ * snapshot request still in the jump parameter page (a kexec --hibernate
+ * that failed before its jump on an older kernel, or was killed there) is
+ * withdrawn, with a warning.  Requests of other users of the page stay.  1 when there was one, 0 when not (or when
+ * this kernel was entered by a jump and the request is its caller's),
+ * -errno, reported, when it stays.
+ */
+int kj_withdraw_stale_request(struct kj_ctx *ctx);
+
 /* ------------------------------------------------------------ locking */
 
 /* One kexec state change at a time, across processes; what names it. */

@@ -225,19 +225,59 @@ static int write_request(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	return ret;
 }
 
-/* Leave no request behind when we do not jump after all. */
+/*
+ * Leave no request behind when we do not jump after all: one NUL byte
+ * withdraws it (a write of nothing never reaches the kernel).
+ */
 static void clear_request(struct kj_ctx *ctx)
 {
 	char path[KJ_PATH_MAX];
-	int fd;
+	int fd, err = 0;
 
 	fd = open(kj_path(ctx, KJ_JUMP_REQUEST_PATH, path, sizeof(path)),
 		  O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (write(fd, "", 0) < 0)
-		kj_warn(ctx, "%s: %s", path, strerror(errno));
-	close(fd);
+	if (fd < 0 || write(fd, "", 1) != 1)
+		err = errno ? errno : EIO;
+	if (fd >= 0 && close(fd) && !err)
+		err = errno;
+	if (err)
+		kj_warn(ctx, "%s: withdrawing the request: %s", path,
+			strerror(err));
+}
+
+int kj_withdraw_stale_request(struct kj_ctx *ctx)
+{
+	char path[KJ_PATH_MAX], *text;
+	const struct kj_jump_param *p;
+	struct kjh_request req;
+	size_t len;
+	int fd, ret;
+
+	kj_path(ctx, KJ_JUMP_REQUEST_PATH, path, sizeof(path));
+	if (read_file(path, 2 * KJ_JUMP_PARAM_SIZE, &text, &len))
+		return 0;	/* no parameter page: nothing to withdraw */
+	p = (const struct kj_jump_param *)text;
+	ret = len == KJ_JUMP_PARAM_SIZE && p->magic == KJ_JUMP_PARAM_MAGIC &&
+	      p->request_len <= KJ_JUMP_REQUEST_MAX &&
+	      !kjh_request_parse(p->request, p->request_len, &req, NULL, 0) &&
+	      req.mode != KJH_MODE_READY;
+	free(text);
+	if (!ret)
+		return 0;	/* none, or not ours: another use of the page */
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 && write(fd, "", 1) == 1) {
+		close(fd);
+		kj_warn(ctx, "jump: withdrew a hibernation request that a failed kexec --hibernate or --snapshot left behind");
+		return 1;
+	}
+	ret = fd < 0 || errno != EPERM ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	/* EPERM: entered by a jump, the request is the other kernel's */
+	if (ret)
+		kj_err(ctx, "jump: %s holds a hibernation request that cannot be withdrawn: %s",
+		       path, strerror(-ret));
+	return ret;
 }
 
 static void drop_caches(struct kj_ctx *ctx)
@@ -302,8 +342,33 @@ static int judge_status(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	res->raw_bytes = st->raw_bytes;
 	res->stored_bytes = st->stored_bytes;
 	res->write_ms = st->write_ms;
-	if (!s->snapshot && !s->warm_up && !res->resumed)
-		kj_warn(ctx, "%s: the image is committed, but the crash kernel came back instead of powering off",
+	if (!s->snapshot && !s->warm_up && !res->resumed) {
+		kj_err(ctx, "%s: the crash kernel came back instead of powering off; the image is invalid",
+		       what(s));
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Back by a jump, and running on: an image of this kernel that a boot
+ * could resume would restore memory older than the disks.  The writer
+ * commits a snapshot as such and invalidates a hibernation image it
+ * comes back from; should it not have, it is done here.
+ */
+static int came_back(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		     struct kjh_target *t)
+{
+	int ret = kjh_target_invalidate(ctx, t, 1u << KJH_STATE_COMMITTED,
+					KJH_INVALID_CAME_BACK);
+
+	if (ret < 0) {
+		kj_err(ctx, "%s: back from the crash kernel, and its image could not be made invalid: do not resume %s",
+		       what(s), s->target);
+		return ret;
+	}
+	if (ret)
+		kj_warn(ctx, "%s: back from the crash kernel with a committed image: made it invalid",
 			what(s));
 	return 0;
 }
@@ -467,7 +532,9 @@ int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	if (res->resumed) {
 		ret = read_resumed(ctx, s, &t, res);
 	} else {
-		ret = read_status(ctx, s, &st);
+		ret = came_back(ctx, s, &t);
+		if (!ret)
+			ret = read_status(ctx, s, &st);
 		if (!ret)
 			ret = judge_status(ctx, s, &st, res);
 	}
@@ -476,6 +543,6 @@ int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 
 out_fail:
 	clear_request(ctx);
-	kjh_target_abandon(&t);
+	kjh_target_abandon(ctx, &t);
 	return ret;
 }

@@ -245,6 +245,7 @@ const char *kjh_state_name(uint32_t state)
 		[KJH_STATE_COMMITTED] = "committed",
 		[KJH_STATE_INVALID] = "invalid",
 		[KJH_STATE_CONSUMED] = "consumed",
+		[KJH_STATE_SNAPSHOT] = "snapshot",
 	};
 
 	if (state && state < sizeof(names) / sizeof(names[0]))
@@ -252,10 +253,33 @@ const char *kjh_state_name(uint32_t state)
 	return "unknown";
 }
 
+const char *kjh_invalid_why_text(uint32_t why)
+{
+	static const char *const texts[] = {
+		[KJH_INVALID_WRITER] = "the writer gave up on it",
+		[KJH_INVALID_CAME_BACK] = "its kernel came back from the crash kernel and ran on",
+		[KJH_INVALID_BY_REQUEST] = "invalidated by kexec --invalidate (a boot that did not resume)",
+		[KJH_INVALID_ABANDONED] = "the hibernation failed before the jump",
+	};
+
+	if (why < sizeof(texts) / sizeof(texts[0]))
+		return texts[why];
+	return "for an unknown reason";
+}
+
 void kjh_header_seal(struct kjh_header *hdr)
 {
 	hdr->header_crc = 0;
-	hdr->header_crc = kjh_crc32c(0, hdr, sizeof(*hdr));
+	memset(hdr->reserved, 0, sizeof(hdr->reserved));
+	hdr->header_crc = kjh_crc32c(0, hdr, KJH_HEADER_SEALED);
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
 }
 
 int kjh_header_check(const struct kjh_header *hdr, char *why,
@@ -272,7 +296,8 @@ int kjh_header_check(const struct kjh_header *hdr, char *why,
 			       hdr->version, KJH_VERSION);
 	copy = *hdr;
 	kjh_header_seal(&copy);
-	if (copy.header_crc != hdr->header_crc)
+	if (copy.header_crc != hdr->header_crc ||
+	    !all_zero(hdr->reserved, sizeof(hdr->reserved)))
 		return why_set(-EBADMSG, why, why_size,
 			       "the header's checksum is wrong");
 	if (hdr->page_size != KJH_PAGE)
@@ -328,28 +353,127 @@ static int check_commit(const struct kjh_image *img, char *why,
 	if (memcmp(cm.nonce, h->nonce, KJH_NONCE_LEN) ||
 	    cm.chunk_count != h->chunk_count ||
 	    cm.image_bytes != h->image_bytes ||
-	    cm.data_pages != h->data_pages || cm.index_crc != h->index_crc)
+	    cm.data_pages != h->data_pages || cm.index_crc != h->index_crc ||
+	    cm.runs_crc != h->runs_crc || cm.swsusp_crc != h->swsusp_crc ||
+	    cm.sections_crc != h->sections_crc)
 		return why_set(-EBADMSG, why, why_size,
 			       "the commit record does not match the header: the image is torn");
 	return 0;
 }
 
-static int check_layout(const struct kjh_header *h, char *why,
+static int check_layout(const struct kjh_image *img, char *why,
 			size_t why_size)
 {
-	uint64_t chunks;
+	const struct kjh_header *h = &img->hdr;
+	uint64_t chunks, cap = img->dev->capacity;
 
 	if (!h->chunk_pages || h->chunk_pages > 4096 ||
 	    h->data_pages + h->zero_pages != h->pages ||
-	    h->run_count > (1u << 28) || h->pages > (1ull << 40))
+	    h->pages > (1ull << 40) || h->pages > h->map_pages ||
+	    h->run_count > h->pages ||
+	    h->run_count > cap / sizeof(struct kjh_run) ||
+	    h->ram_count > KJH_RAM_RANGES_MAX || h->fs_count > KJH_FS_MAX)
 		return why_set(-EBADMSG, why, why_size,
 			       "the header's counts do not add up");
 	chunks = (h->data_pages + h->chunk_pages - 1) / h->chunk_pages;
-	if (chunks != h->chunk_count)
+	if (chunks != h->chunk_count ||
+	    chunks > cap / sizeof(struct kjh_chunk_ref))
 		return why_set(-EBADMSG, why, why_size,
 			       "%llu chunks for %llu data pages",
 			       (unsigned long long)h->chunk_count,
 			       (unsigned long long)h->data_pages);
+	return 0;
+}
+
+uint32_t kjh_sections_crc(const struct kjh_ram_range *ram, uint32_t ram_count,
+			  const struct kjh_fs *fs, uint32_t fs_count)
+{
+	uint32_t crc = kjh_crc32c(0, ram, (size_t)ram_count * sizeof(*ram));
+
+	return kjh_crc32c(crc, fs, (size_t)fs_count * sizeof(*fs));
+}
+
+/*
+ * The pages [pfn, pfn + count) lie in A's RAM: in pages any byte of which
+ * is in a RAM range (the kernel saves a page a range ends inside of).
+ */
+static bool in_ram(const struct kjh_image *img, uint64_t pfn, uint32_t count)
+{
+	uint64_t p = pfn, end = pfn + count;
+	uint32_t i;
+
+	while (p < end) {
+		for (i = 0; i < img->hdr.ram_count; i++)
+			if (img->ram[i].start / KJH_PAGE <= p &&
+			    p <= img->ram[i].end / KJH_PAGE)
+				break;
+		if (i == img->hdr.ram_count)
+			return false;
+		p = img->ram[i].end / KJH_PAGE + 1;
+	}
+	return true;
+}
+
+static bool in_crash_region(const struct kjh_header *h, uint64_t pfn,
+			    uint32_t count)
+{
+	return h->crash_end && pfn * KJH_PAGE <= h->crash_end &&
+	       (pfn + count) * KJH_PAGE > h->crash_start;
+}
+
+/*
+ * The kernel gives the pages to the pfns in ascending order: runs must
+ * ascend, not overlap, and lie in A's RAM outside its crash region.
+ */
+static int check_runs(const struct kjh_image *img, char *why, size_t why_size)
+{
+	const struct kjh_header *h = &img->hdr;
+	uint64_t sum = 0, data = 0, next = 0, i;
+
+	for (i = 0; i < h->run_count; i++) {
+		const struct kjh_run *r = &img->runs[i];
+
+		if (!r->count || r->pfn < next || r->pfn >= (1ull << 52) ||
+		    !in_ram(img, r->pfn, r->count) ||
+		    in_crash_region(h, r->pfn, r->count))
+			return why_set(-EBADMSG, why, why_size,
+				       "run %llu (pfn 0x%llx, %u pages) is out of order or outside A's RAM",
+				       (unsigned long long)i,
+				       (unsigned long long)r->pfn, r->count);
+		next = r->pfn + r->count;
+		sum += r->count;
+		if (!(r->flags & KJH_RUN_ZERO))
+			data += r->count;
+	}
+	if (sum != h->pages || data != h->data_pages)
+		return why_set(-EBADMSG, why, why_size,
+			       "the runs hold %llu pages, the header says %llu",
+			       (unsigned long long)sum,
+			       (unsigned long long)h->pages);
+	return 0;
+}
+
+static int read_sections(struct kjh_image *img, char *why, size_t why_size)
+{
+	const struct kjh_header *h = &img->hdr;
+	size_t ram = (size_t)h->ram_count * sizeof(*img->ram);
+	size_t fs = (size_t)h->fs_count * sizeof(*img->fs);
+	int r;
+
+	img->ram = malloc(ram ? ram : 1);
+	img->fs = malloc(fs ? fs : 1);
+	if (!img->ram || !img->fs)
+		return why_set(-ENOMEM, why, why_size, "out of memory");
+	r = kjh_dev_pread(img->dev, img->ram, ram, h->ram_off);
+	if (!r)
+		r = kjh_dev_pread(img->dev, img->fs, fs, h->fs_off);
+	if (r)
+		return why_set(r, why, why_size, "reading A's sections: %s",
+			       strerror(-r));
+	if (kjh_sections_crc(img->ram, h->ram_count, img->fs, h->fs_count) !=
+	    h->sections_crc)
+		return why_set(-EBADMSG, why, why_size,
+			       "the checksum of A's RAM map and file systems is wrong");
 	return 0;
 }
 
@@ -358,7 +482,6 @@ static int read_tables(struct kjh_image *img, char *why, size_t why_size)
 	const struct kjh_header *h = &img->hdr;
 	size_t runs = (size_t)h->run_count * sizeof(struct kjh_run);
 	size_t refs = (size_t)h->chunk_count * sizeof(struct kjh_chunk_ref);
-	uint64_t sum = 0, data = 0, i;
 	int r;
 
 	img->runs = malloc(runs ? runs : 1);
@@ -378,17 +501,13 @@ static int read_tables(struct kjh_image *img, char *why, size_t why_size)
 	if (kjh_crc32c(0, img->index, refs) != h->index_crc)
 		return why_set(-EBADMSG, why, why_size,
 			       "the chunk index's checksum is wrong");
-	for (i = 0; i < h->run_count; i++) {
-		sum += img->runs[i].count;
-		if (!(img->runs[i].flags & KJH_RUN_ZERO))
-			data += img->runs[i].count;
-	}
-	if (sum != h->pages || data != h->data_pages)
+	if (kjh_crc32c(0, img->runs, runs) != h->runs_crc)
 		return why_set(-EBADMSG, why, why_size,
-			       "the runs hold %llu pages, the header says %llu",
-			       (unsigned long long)sum,
-			       (unsigned long long)h->pages);
-	return 0;
+			       "the runs' checksum is wrong");
+	if (kjh_crc32c(0, img->swsusp, KJH_BLOCK) != h->swsusp_crc)
+		return why_set(-EBADMSG, why, why_size,
+			       "the swsusp header's checksum is wrong");
+	return check_runs(img, why, why_size);
 }
 
 int kjh_image_open(struct kjh_image *img, const struct kjh_dev *dev,
@@ -401,13 +520,15 @@ int kjh_image_open(struct kjh_image *img, const struct kjh_dev *dev,
 	r = kjh_image_read_header(dev, &img->hdr, why, why_size);
 	if (r)
 		return r;
-	if (img->hdr.state != KJH_STATE_COMMITTED) {
+	if (img->hdr.state != KJH_STATE_COMMITTED &&
+	    img->hdr.state != KJH_STATE_SNAPSHOT) {
 		const char *what = img->hdr.state == KJH_STATE_WRITING ?
 			"the save did not finish" :
 			img->hdr.state == KJH_STATE_PREPARED ?
 			"nothing was saved" :
 			img->hdr.state == KJH_STATE_CONSUMED ?
-			"it was resumed already" : "the save failed";
+			"it was resumed already" :
+			kjh_invalid_why_text(img->hdr.invalid_why);
 
 		return why_set(-EBADMSG, why, why_size,
 			       "not committed (state %s): %s",
@@ -415,7 +536,9 @@ int kjh_image_open(struct kjh_image *img, const struct kjh_dev *dev,
 	}
 	r = check_commit(img, why, why_size);
 	if (!r)
-		r = check_layout(&img->hdr, why, why_size);
+		r = check_layout(img, why, why_size);
+	if (!r)
+		r = read_sections(img, why, why_size);
 	if (!r)
 		r = read_tables(img, why, why_size);
 	if (r)
@@ -425,9 +548,13 @@ int kjh_image_open(struct kjh_image *img, const struct kjh_dev *dev,
 
 void kjh_image_close(struct kjh_image *img)
 {
+	free(img->ram);
+	free(img->fs);
 	free(img->runs);
 	free(img->index);
 	free(img->stored);
+	img->ram = NULL;
+	img->fs = NULL;
 	img->runs = NULL;
 	img->index = NULL;
 	img->stored = NULL;

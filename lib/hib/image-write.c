@@ -77,11 +77,13 @@ int kjh_write_header(const struct kjh_dev *dev, struct kjh_header *hdr)
 	return kjh_write_at(dev, 0, hdr, sizeof(*hdr));
 }
 
-int kjh_write_invalid(const struct kjh_dev *dev, struct kjh_header *hdr)
+int kjh_write_invalid(const struct kjh_dev *dev, struct kjh_header *hdr,
+		      enum kjh_invalid_why why)
 {
 	int r;
 
 	hdr->state = KJH_STATE_INVALID;
+	hdr->invalid_why = why;
 	r = kjh_write_header(dev, hdr);
 	if (!r && fdatasync(dev->fd))
 		r = -errno;
@@ -183,6 +185,9 @@ static int write_commit(struct kjh_writer *w)
 	cm.image_bytes = h->image_bytes;
 	cm.data_pages = h->data_pages;
 	cm.index_crc = h->index_crc;
+	cm.runs_crc = h->runs_crc;
+	cm.swsusp_crc = h->swsusp_crc;
+	cm.sections_crc = h->sections_crc;
 	kjh_commit_seal(&cm);
 	return kjh_write_at(w->dev, h->commit_off, &cm, sizeof(cm));
 }
@@ -211,7 +216,9 @@ int kjh_writer_commit(struct kjh_writer *w, uint32_t extra_flags)
 		r = sync_dev(w->dev);
 	if (r)
 		return r;
-	h->state = KJH_STATE_COMMITTED;
+	/* a snapshot's kernel runs on: its image must never be resumed */
+	h->state = extra_flags & KJH_F_SNAPSHOT ? KJH_STATE_SNAPSHOT :
+		   KJH_STATE_COMMITTED;
 	h->flags |= extra_flags;
 	h->saved = (uint64_t)time(NULL);
 	r = kjh_write_header(w->dev, h);

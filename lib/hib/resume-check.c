@@ -28,7 +28,12 @@ static int check_state(const struct kjh_header *hdr, char *why,
 {
 	switch (hdr->state) {
 	case KJH_STATE_COMMITTED:
-		return 0;
+		if (!(hdr->flags & KJH_F_SNAPSHOT))
+			return 0;
+		/* fall through */
+	case KJH_STATE_SNAPSHOT:
+		return refuse(-EBADMSG, why, why_size,
+			      "a snapshot: its kernel ran on after the save, so it is never resumed (--image-info reads it)");
 	case KJH_STATE_CONSUMED:
 		return refuse(-ESTALE, why, why_size,
 			      "already resumed once (consumed at %" PRIu64 ")",
@@ -40,8 +45,8 @@ static int check_state(const struct kjh_header *hdr, char *why,
 		return refuse(-EBADMSG, why, why_size,
 			      "torn: the writer did not finish (state writing)");
 	case KJH_STATE_INVALID:
-		return refuse(-EBADMSG, why, why_size,
-			      "invalid: the writer gave up on it");
+		return refuse(-EBADMSG, why, why_size, "invalid: %s",
+			      kjh_invalid_why_text(hdr->invalid_why));
 	default:
 		return refuse(-EBADMSG, why, why_size, "unknown state %u",
 			      hdr->state);

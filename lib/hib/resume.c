@@ -10,6 +10,7 @@
  * (synced), and the restore started; should the kernel return from it,
  * the mark is undone.
  */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -36,6 +37,7 @@
 struct resume {
 	struct kj_ctx *ctx;
 	const struct kj_resume_spec *spec;
+	bool invalidating;		/* kj_invalidate(), not kj_resume() */
 	struct kjh_host host;
 	int fd;
 	uint64_t size;			/* of the device or file */
@@ -49,7 +51,8 @@ struct resume {
 
 static int refused(struct resume *r, int err)
 {
-	kj_err(r->ctx, "resume: %s: %s", r->spec->target, r->why);
+	kj_err(r->ctx, "%s: %s: %s", r->invalidating ? "invalidate" : "resume",
+	       r->spec->target, r->why);
 	return err;
 }
 
@@ -77,6 +80,16 @@ static int open_target(struct resume *r)
 	struct stat st;
 	int ret;
 
+	/*
+	 * A file is reached through a file system this boot has mounted:
+	 * one of A's, whose state A' changed.  Only the raw device will do.
+	 */
+	if (!r->invalidating && !stat(r->spec->target, &st) &&
+	    S_ISREG(st.st_mode)) {
+		snprintf(r->why, sizeof(r->why),
+			 "a file: give the block device that holds it and --resume-offset (--image-info of the file says both), with the file system not mounted");
+		return refused(r, -ENOTBLK);
+	}
 	r->fd = open(r->spec->target, O_RDWR | O_CLOEXEC);
 	if (r->fd < 0) {
 		snprintf(r->why, sizeof(r->why), "%s", strerror(errno));
@@ -85,6 +98,7 @@ static int open_target(struct resume *r)
 	ret = dev_size(r->fd, &r->size);
 	if (!ret && !fstat(r->fd, &st))
 		r->is_blk = S_ISBLK(st.st_mode);
+
 	if (!ret && !r->is_blk && r->spec->offset)
 		ret = -ENOTBLK;
 	one.logical = 0;
@@ -151,38 +165,13 @@ static int probe_fs(void *data, const struct kjh_fs *rec, struct kjh_fs *now)
 static int check_sections(struct resume *r)
 {
 	const struct kjh_header *h = &r->img.hdr;
-	struct kjh_ram_range *ram = NULL;
-	struct kjh_fs *fs = NULL;
-	int ret = -ENOMEM;
+	int ret;
 
-	if (h->ram_count > KJH_HOST_RAM_MAX || h->fs_count > 4096) {
-		snprintf(r->why, sizeof(r->why), "invalid: %u RAM ranges, %u file systems",
-			 h->ram_count, h->fs_count);
-		return refused(r, -EBADMSG);
-	}
-	ram = calloc(h->ram_count + 1, sizeof(*ram));
-	fs = calloc(h->fs_count + 1, sizeof(*fs));
-	if (!ram || !fs) {
-		snprintf(r->why, sizeof(r->why), "out of memory");
-		goto out;
-	}
-	ret = kjh_dev_pread(&r->dev, ram, h->ram_count * sizeof(*ram), h->ram_off);
-	if (!ret)
-		ret = kjh_dev_pread(&r->dev, fs, h->fs_count * sizeof(*fs),
-				    h->fs_off);
-	if (ret) {
-		snprintf(r->why, sizeof(r->why), "reading A's sections: %s",
-			 strerror(-ret));
-		goto out;
-	}
-	ret = kjh_resume_check_ram(ram, h->ram_count, &r->host, r->why,
+	ret = kjh_resume_check_ram(r->img.ram, h->ram_count, &r->host, r->why,
 				   sizeof(r->why));
 	if (!ret)
-		ret = kjh_resume_check_fs(fs, h->fs_count, probe_fs, r, r->why,
-					  sizeof(r->why));
-out:
-	free(ram);
-	free(fs);
+		ret = kjh_resume_check_fs(r->img.fs, h->fs_count, probe_fs, r,
+					  r->why, sizeof(r->why));
 	return ret ? refused(r, ret) : 0;
 }
 
@@ -288,6 +277,67 @@ static int restore(struct resume *r)
 	ret = snapshot_fail(r, "the kernel did not restore the image", ret);
 out:
 	close(snap);
+	return ret;
+}
+
+/* Block 0, INVALID for why, synced. */
+static int write_invalid(struct resume *r, struct kjh_header *hdr,
+			 enum kjh_invalid_why why)
+{
+	hdr->state = KJH_STATE_INVALID;
+	hdr->invalid_why = why;
+	kjh_header_seal(hdr);
+	if (kjh_dev_pwrite(&r->dev, hdr, sizeof(*hdr), 0))
+		return -EIO;
+	return fdatasync(r->fd) ? -errno : 0;
+}
+
+static int invalidate(struct resume *r)
+{
+	struct kjh_header hdr;
+	const char *done;
+	int ret;
+
+	ret = kjh_dev_pread(&r->dev, &hdr, sizeof(hdr), 0);
+	if (ret) {
+		snprintf(r->why, sizeof(r->why), "reading block 0: %s",
+			 strerror(-ret));
+		return refused(r, ret);
+	}
+	if (kjh_header_check(&hdr, r->why, sizeof(r->why)))
+		done = "no resumable image";
+	else if (hdr.state != KJH_STATE_COMMITTED ||
+		 (hdr.flags & KJH_F_SNAPSHOT))
+		done = "not resumable already";
+	else
+		done = NULL;
+	if (!done) {
+		ret = write_invalid(r, &hdr, KJH_INVALID_BY_REQUEST);
+		if (ret) {
+			snprintf(r->why, sizeof(r->why), "writing block 0: %s",
+				 strerror(-ret));
+			return refused(r, ret);
+		}
+		done = "invalidated: it will never be resumed";
+	}
+	if (!r->spec->quiet)
+		printf("invalidate: %s: %s\n", r->spec->target, done);
+	return 0;
+}
+
+int kj_invalidate(struct kj_ctx *ctx, const struct kj_resume_spec *spec)
+{
+	struct resume r = { .ctx = ctx, .spec = spec, .fd = -1,
+			    .invalidating = true };
+	int ret;
+
+	ret = open_target(&r);
+	if (!ret)
+		ret = invalidate(&r);
+	if (r.have_dev)
+		kjh_dev_fini(&r.dev);
+	if (r.fd >= 0)
+		close(r.fd);
 	return ret;
 }
 

@@ -52,8 +52,15 @@ static void target_init(struct kjh_target *t)
 	t->fd = -1;
 }
 
-void kjh_target_abandon(struct kjh_target *t)
+void kjh_target_abandon(struct kj_ctx *ctx, struct kjh_target *t)
 {
+	uint32_t states = 1u << KJH_STATE_PREPARED | 1u << KJH_STATE_WRITING |
+			  1u << KJH_STATE_COMMITTED;
+
+	/* an image that cannot be made invalid keeps its file: no reuse */
+	if (t->prepared &&
+	    kjh_target_invalidate(ctx, t, states, KJH_INVALID_ABANDONED) < 0)
+		t->created = false;
 	if (t->created && t->fd >= 0)
 		unlink(t->path);
 	kjh_target_close(t);
@@ -288,8 +295,6 @@ static int fill_header(struct kj_ctx *ctx, const struct kjh_target *t,
 	hdr->ram_count = ram_count;
 	hdr->fs_off = KJH_DATA_OFF + ram_len;
 	hdr->fs_count = fs_count;
-	hdr->header_crc = 0;
-	hdr->header_crc = kjh_crc32c(0, hdr, sizeof(*hdr));
 	return 0;
 }
 
@@ -301,8 +306,12 @@ int kjh_target_prepare(struct kj_ctx *ctx, struct kjh_target *t,
 	int ret;
 
 	ret = fill_header(ctx, t, hdr, ram_count, fs_count);
-	if (!ret)
-		ret = write_extents(ctx, t, hdr);
+	if (ret)
+		return ret;
+	memcpy(t->nonce, hdr->nonce, sizeof(t->nonce));
+	hdr->sections_crc = kjh_sections_crc(ram, ram_count, fs, fs_count);
+	kjh_header_seal(hdr);
+	ret = write_extents(ctx, t, hdr);
 	if (!ret)
 		ret = write_section(ctx, t, hdr->ram_off, ram, ram_count,
 				    sizeof(*ram), "RAM map");
@@ -313,6 +322,8 @@ int kjh_target_prepare(struct kj_ctx *ctx, struct kjh_target *t,
 		ret = -errno;
 		kj_err(ctx, "%s: fsync: %s", t->path, strerror(-ret));
 	}
+	if (!ret)
+		t->prepared = true;	/* perhaps only partly: invalidate */
 	if (!ret)
 		ret = write_at(ctx, t, 0, hdr, sizeof(*hdr), "header");
 	if (!ret && fsync(t->fd)) {
@@ -358,3 +369,35 @@ int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
 	return ret;
 }
 
+int kjh_target_invalidate(struct kj_ctx *ctx, struct kjh_target *t,
+			  uint32_t states, enum kjh_invalid_why why)
+{
+	struct kjh_header *h;
+	int ret;
+
+	if (posix_memalign((void **)&h, KJH_BLOCK, sizeof(*h)))
+		return -ENOMEM;
+	ret = kjh_target_read_block0(ctx, t, h);
+	if (ret) {
+		kj_err(ctx, "%s: reading block 0 back: %s", t->path,
+		       strerror(-ret));
+		goto out;
+	}
+	if (kjh_header_check(h, NULL, 0) || h->state >= 32 ||
+	    !(states & 1u << h->state) ||
+	    memcmp(h->nonce, t->nonce, sizeof(t->nonce)))
+		goto out;	/* not this image, or nothing to undo */
+	h->state = KJH_STATE_INVALID;
+	h->invalid_why = why;
+	kjh_header_seal(h);
+	ret = write_at(ctx, t, 0, h, sizeof(*h), "header");
+	if (!ret && fdatasync(t->fd)) {
+		ret = -errno;
+		kj_err(ctx, "%s: fdatasync: %s", t->path, strerror(-ret));
+	}
+	if (!ret)
+		ret = 1;
+out:
+	free(h);
+	return ret;
+}

@@ -43,6 +43,8 @@ struct kjh_target {
 	uint32_t extent_count;
 	uint64_t offset;		/* extents[0].physical: block 0 */
 	bool created;			/* kjh_target_open() made the file */
+	bool prepared;			/* kjh_target_prepare() wrote block 0 */
+	uint8_t nonce[KJH_NONCE_LEN];	/* the prepared image's */
 };
 
 /*
@@ -105,9 +107,22 @@ void kjh_target_after_jump(struct kjh_target *t);
 int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
 			   void *block);
 
+/*
+ * When block 0 (read as kjh_target_read_block0() does) still holds the
+ * prepared image, in one of the states of the mask (1u << state), make
+ * it INVALID for why and sync it: 1 when it did, 0 when there was
+ * nothing to do, -errno (reported) when it could not.
+ */
+int kjh_target_invalidate(struct kj_ctx *ctx, struct kjh_target *t,
+			  uint32_t states, enum kjh_invalid_why why);
+
 void kjh_target_close(struct kjh_target *t);
-/* Close, and remove the file if kjh_target_open() created it. */
-void kjh_target_abandon(struct kjh_target *t);
+/*
+ * A hibernation that failed before B wrote anything: a prepared header
+ * made INVALID first (no later jump may write through it), then closed,
+ * and the file removed if kjh_target_open() created it.
+ */
+void kjh_target_abandon(struct kj_ctx *ctx, struct kjh_target *t);
 
 /*
  * sync(), then every read-write mount of a block device in

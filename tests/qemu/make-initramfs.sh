@@ -237,7 +237,7 @@ inputs_hash=$( {
 		cat "$f"
 	done
 	for f in $lib_srcs include/kjump/kjump.h include/kjump/kjump-hib.h \
-	    include/kjump/hib/*.h lib/ctx.h lib/elf-read.h; do
+	    $(cd "$top" && echo include/kjump/hib/*.h) lib/ctx.h lib/elf-read.h; do
 		echo "== $f"
 		cat "$top/$f"
 	done

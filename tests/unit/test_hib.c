@@ -301,6 +301,22 @@ TEST(resume_header_refusals)
 	h.state = KJH_STATE_INVALID;
 	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
 	CHECK_CONTAINS(why, "gave up");
+	h.invalid_why = KJH_INVALID_CAME_BACK;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "invalid: its kernel came back");
+	h.invalid_why = KJH_INVALID_BY_REQUEST;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "invalid: invalidated by kexec --invalidate");
+
+	/* a snapshot's kernel ran on: never resumed, by state or by flag */
+	resume_pair(&h, &host);
+	h.state = KJH_STATE_SNAPSHOT;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "a snapshot: its kernel ran on");
+	h.state = KJH_STATE_COMMITTED;
+	h.flags |= KJH_F_SNAPSHOT;
+	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "a snapshot");
 
 	/* a flipped byte in block 0 is a bad crc, whatever the state says */
 	resume_pair(&h, &host);
@@ -341,6 +357,45 @@ TEST(resume_header_refusals)
 	CHECK_CONTAINS(why, "another crash region: image 64 MiB, running 80 MiB");
 	host.crash_start = host.crash_end = 0;
 	CHECK_EQ_INT(header_verdict(&h, &host, why, sizeof(why)), -EBADMSG);
+}
+
+/*
+ * A power cut tearing block 0's write at any 512-byte boundary leaves the
+ * old header or the new one, both whole: every field and the crc are in
+ * the first sector.
+ */
+TEST(header_torn_at_every_sector)
+{
+	struct kjh_header old, new, torn;
+	struct kjh_host host;
+	char why[256];
+	size_t cut;
+
+	resume_pair(&old, &host);
+	kjh_header_seal(&old);
+	new = old;
+	new.state = KJH_STATE_CONSUMED;
+	new.consumed = 1764806400;
+	kjh_header_seal(&new);
+	for (cut = 0; cut <= KJH_BLOCK; cut += 512) {
+		memcpy(&torn, &new, cut);
+		memcpy((uint8_t *)&torn + cut, (uint8_t *)&old + cut,
+		       KJH_BLOCK - cut);
+		CHECK_EQ_INT(kjh_header_check(&torn, why, sizeof(why)), 0);
+		CHECK_EQ_INT(torn.state, cut ? KJH_STATE_CONSUMED :
+			     KJH_STATE_COMMITTED);
+	}
+	/* past the first sector, anything but zero is damage */
+	torn = new;
+	torn.reserved[100] = 1;
+	CHECK_EQ_INT(kjh_header_check(&torn, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "checksum is wrong");
+	/* an image of version 1 is refused by its version */
+	torn = new;
+	torn.version = 1;
+	kjh_header_seal(&torn);
+	CHECK_EQ_INT(kjh_header_check(&torn, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "image version 1, this kexec reads 2");
 }
 
 TEST(resume_ram_map)
@@ -434,4 +489,5 @@ UNIT_MAIN("hib", RUN(crc32c_vector), RUN(crc32c_chained),
 	  RUN(request_round_trip), RUN(request_ready), RUN(request_defaults_and_unknown_keys),
 	  RUN(request_bad_inputs), RUN(status_round_trip),
 	  RUN(compress_methods), RUN(resume_header_refusals),
+	  RUN(header_torn_at_every_sector),
 	  RUN(resume_ram_map), RUN(resume_fs_changed))

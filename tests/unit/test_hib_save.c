@@ -162,7 +162,8 @@ static void prepare_dev(struct unit_ctx *ctx, struct fake *f,
 	uint8_t blk[KJH_EXTENTS_BLOCKS * KJH_BLOCK];
 	struct kjh_extents *x = (struct kjh_extents *)blk;
 	struct kjh_extent *e = (struct kjh_extent *)(x + 1);
-	struct kjh_ram_range ram[2] = { { 0, 0x9ffff },
+	/* adjacent ranges; the pages of a partial one count as RAM */
+	struct kjh_ram_range ram[2] = { { 0, 0xffbff },
 					{ 0x100000, MEM_PAGES * 4096u - 1 } };
 	int fd;
 
@@ -191,6 +192,8 @@ static void prepare_dev(struct unit_ctx *ctx, struct fake *f,
 	h.page_size = 4096;
 	h.ram_off = KJH_DATA_OFF;
 	h.ram_count = 2;
+	h.fs_off = KJH_DATA_OFF + KJH_BLOCK;
+	h.sections_crc = kjh_sections_crc(ram, 2, NULL, 0);
 	kjh_header_seal(&h);
 	dev_write(ctx, f, &h, sizeof(h), EXT0_PHYS);
 	dev_write(ctx, f, ram, sizeof(ram), EXT0_PHYS + KJH_DATA_OFF);
@@ -377,6 +380,33 @@ static void damage(struct unit_ctx *ctx, const struct fake *f, uint64_t off)
 	close(fd);
 }
 
+/* len bytes at logical off of f's image (inside one extent) */
+static void io_at(struct unit_ctx *ctx, const struct fake *f, uint64_t off,
+		  void *buf, size_t len, bool wr)
+{
+	uint64_t phys = off < EXT0_LEN ? EXT0_PHYS + off :
+				EXT1_PHYS + off - EXT0_LEN;
+	int fd = open(f->dev, O_RDWR);
+
+	CHECK(fd >= 0);
+	CHECK(off >= EXT0_LEN || off + len <= EXT0_LEN);
+	CHECK_EQ_INT(wr ? pwrite(fd, buf, len, (off_t)phys) :
+		     pread(fd, buf, len, (off_t)phys), (ssize_t)len);
+	close(fd);
+}
+
+static void put_at(struct unit_ctx *ctx, const struct fake *f, uint64_t off,
+		   const void *buf, size_t len)
+{
+	io_at(ctx, f, off, (void *)buf, len, true);
+}
+
+static void get_at(struct unit_ctx *ctx, const struct fake *f, uint64_t off,
+		   void *buf, size_t len)
+{
+	io_at(ctx, f, off, buf, len, false);
+}
+
 static void save_and_check(struct unit_ctx *ctx, enum kjh_compress m,
 			   bool no_mmap)
 {
@@ -458,6 +488,89 @@ TEST(save_hibernate_mode_no_snapshot_flag)
 	if (open_image(ctx, f, o, why, sizeof(why)))
 		FAILF("open: %s", why);
 	CHECK_EQ_U64(o->img.hdr.flags & KJH_F_SNAPSHOT, 0);
+}
+
+/* The image of f, read back after one byte at logical off flipped. */
+static void refused_after_damage(struct unit_ctx *ctx, struct fake *f,
+				 uint64_t off, const char *want)
+{
+	struct opened *o = unit_alloc(ctx, sizeof(*o));
+	char why[200];
+
+	damage(ctx, f, off);
+	CHECK_EQ_INT(open_image(ctx, f, o, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, want);
+	damage(ctx, f, off);
+}
+
+/*
+ * Every table the pages' placement depends on is checked: a byte flipped
+ * in the runs, the swsusp block or A's sections is refused, as is a run
+ * out of order whose checksums were made to match.
+ */
+TEST(tables_bound_to_the_commit)
+{
+	struct fake *f = make_fake(ctx, KJH_COMPRESS_LZ4, KJH_MODE_HIBERNATE,
+				   5 * MIB);
+	struct opened *o = unit_alloc(ctx, sizeof(*o));
+	struct kjh_header h;
+	struct kjh_commit cm;
+	struct kjh_run runs[2];
+	struct kjh_status st;
+	char why[200];
+
+	if (save(ctx, f, &st))
+		FAILF("kjs_save: %s", st.reason);
+	if (open_image(ctx, f, o, why, sizeof(why)))
+		FAILF("open: %s", why);
+	CHECK_EQ_INT(o->img.hdr.state, KJH_STATE_COMMITTED);
+	h = o->img.hdr;
+	CHECK(h.run_count >= 2);
+	refused_after_damage(ctx, f, h.run_off + 16 + 2, "runs' checksum");
+	refused_after_damage(ctx, f, h.swsusp_off + 40, "swsusp header's checksum");
+	refused_after_damage(ctx, f, h.ram_off + 5, "RAM map and file systems");
+
+	/* runs 0 and 1 swapped, every checksum made to match */
+	memcpy(runs, o->img.runs, sizeof(runs));
+	o->img.runs[0] = runs[1];
+	o->img.runs[1] = runs[0];
+	h.runs_crc = kjh_crc32c(0, o->img.runs, (size_t)h.run_count *
+				sizeof(struct kjh_run));
+	kjh_header_seal(&h);
+	put_at(ctx, f, h.run_off, o->img.runs, sizeof(runs));
+	put_at(ctx, f, 0, &h, sizeof(h));
+	get_at(ctx, f, h.commit_off, &cm, sizeof(cm));
+	cm.runs_crc = h.runs_crc;
+	kjh_commit_seal(&cm);
+	put_at(ctx, f, h.commit_off, &cm, sizeof(cm));
+	o = unit_alloc(ctx, sizeof(*o));
+	CHECK_EQ_INT(open_image(ctx, f, o, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "run 1 ");
+	CHECK_CONTAINS(why, "out of order or outside A's RAM");
+}
+
+/* Counts that would wrap a 32-bit size never reach an allocation. */
+TEST(counts_bounded_before_reading)
+{
+	struct fake *f = make_fake(ctx, KJH_COMPRESS_NONE, KJH_MODE_HIBERNATE,
+				   5 * MIB);
+	struct opened *o = unit_alloc(ctx, sizeof(*o));
+	struct kjh_header h;
+	struct kjh_status st;
+	char why[200];
+	int fd;
+
+	if (save(ctx, f, &st))
+		FAILF("kjs_save: %s", st.reason);
+	fd = open(f->dev, O_RDWR);
+	CHECK(fd >= 0);
+	CHECK_EQ_INT(pread(fd, &h, sizeof(h), EXT0_PHYS), (ssize_t)sizeof(h));
+	h.run_count = 1u << 28;		/* * 16 is 0 in 32 bits */
+	kjh_header_seal(&h);
+	CHECK_EQ_INT(pwrite(fd, &h, sizeof(h), EXT0_PHYS), (ssize_t)sizeof(h));
+	close(fd);
+	CHECK_EQ_INT(open_image(ctx, f, o, why, sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "counts do not add up");
 }
 
 static void header_state(struct unit_ctx *ctx, const struct fake *f,
@@ -645,7 +758,7 @@ TEST(programs)
 	CHECK_EQ_INT(run_cmd(ctx, f, "%s/kexec/kexec --image-info=%s/flat "
 			     "--verify", b, f->dir), 0);
 	text = slurp(ctx, f, "out");
-	CHECK_CONTAINS(text, "state: committed\n");
+	CHECK_CONTAINS(text, "state: snapshot\nresumable: no (a snapshot");
 	CHECK_CONTAINS(text, "release: 6.1.0-kjump\n");
 	CHECK_CONTAINS(text, "compression: zstd\n");
 	CHECK_CONTAINS(text, "verify: ok, ");
@@ -796,6 +909,8 @@ TEST(swsusp_stream)
 
 UNIT_MAIN("hib-save", RUN(save_none), RUN(save_lz4), RUN(save_zstd),
 	  RUN(save_none_read), RUN(save_lz4_read),
-	  RUN(save_hibernate_mode_no_snapshot_flag), RUN(refuses_another_nonce),
+	  RUN(save_hibernate_mode_no_snapshot_flag),
+	  RUN(tables_bound_to_the_commit), RUN(counts_bounded_before_reading),
+	  RUN(refuses_another_nonce),
 	  RUN(refuses_page_not_in_vmcore), RUN(target_too_small),
 	  RUN(cancelled), RUN(programs), RUN(swsusp_stream))

@@ -467,7 +467,7 @@ static void check_prepared(struct unit_ctx *ctx, const struct kjh_target *t,
 	CHECK_EQ_U64(h->fs_off, KJH_DATA_OFF + 4096);
 	crc = h->header_crc;
 	h->header_crc = 0;
-	CHECK_EQ_U64(crc32c(h, sizeof(*h)), crc);
+	CHECK_EQ_U64(crc32c(h, KJH_HEADER_SEALED), crc);
 	check_on_device(ctx, t, want);
 
 	read_at(ctx, t->path, KJH_EXTENTS_OFF, x, 16 * 4096);

@@ -3,7 +3,7 @@
 #define KJUMP_HIB_IMAGE_FORMAT_H
 
 /*
- * The kexec hibernation image, version 1 (doc/image-format.md).
+ * The kexec hibernation image, version 2 (doc/image-format.md).
  *
  * An image lives in a "target": a whole block device or partition, or a
  * preallocated file, seen as a list of extents of one block device.  All
@@ -32,11 +32,19 @@
  * room), then every page's content (zeros for ZERO runs).
  *
  * Writing (B): header with state WRITING; sections; chunks; index; fsync;
- * commit; fsync; header again with state COMMITTED and the final counts;
- * fsync.  An image is complete only when the header's crc is right, its
- * state is COMMITTED, and the commit record at commit_off matches the
- * header (nonce, chunk count, index crc, image bytes): anything else is a
- * torn or failed image.  Restore (issue 11) marks it CONSUMED in place.
+ * commit; fsync; header again with state COMMITTED (SNAPSHOT when A runs
+ * on after the save) and the final counts; fsync.  An image is complete
+ * only when the header's crc is right, its state is COMMITTED or
+ * SNAPSHOT, and the commit record at commit_off matches the header
+ * (nonce, counts, and the checksums of the index, the runs, the swsusp
+ * block and A's sections): anything else is a torn or failed image.
+ * Only a COMMITTED image is resumable; the resume marks it CONSUMED in
+ * place.  Whatever made an image INVALID is in invalid_why.
+ *
+ * Every field of the header and its crc lie in its first 512 bytes (the
+ * rest of the block is zero), so that a power cut tearing the block's
+ * write on a disk of 512-byte sectors leaves either the old header or the
+ * new one, never a mix that reads as damaged.
  *
  * Checksums are CRC-32C (Castagnoli, reflected, init and final xor
  * 0xffffffff): crc32c("123456789") = 0xe3069283.
@@ -48,20 +56,32 @@
 #define KJH_EXTENTS_MAGIC	"KJHEXTNT"
 #define KJH_CHUNK_MAGIC		0x4b48434bu	/* "KCHK" */
 #define KJH_COMMIT_MAGIC	"KJCOMMIT"
-#define KJH_VERSION		1u
+#define KJH_VERSION		2u
 #define KJH_BLOCK		4096u
+#define KJH_HEADER_SEALED	512u	/* the header's bytes its crc covers */
 #define KJH_PAGE		4096u
 #define KJH_EXTENTS_OFF		KJH_BLOCK		/* block 1 */
 #define KJH_EXTENTS_BLOCKS	16u
 #define KJH_DATA_OFF		((1u + KJH_EXTENTS_BLOCKS) * KJH_BLOCK)
 #define KJH_NONCE_LEN		16u
+#define KJH_RAM_RANGES_MAX	128u	/* a reader's bounds on the sections */
+#define KJH_FS_MAX		4096u
 
 enum kjh_state {
 	KJH_STATE_PREPARED = 1,		/* A wrote header + extents; no data */
 	KJH_STATE_WRITING = 2,		/* B is writing (or died doing so) */
 	KJH_STATE_COMMITTED = 3,	/* complete, resumable */
-	KJH_STATE_INVALID = 4,		/* B gave up: failed or cancelled */
+	KJH_STATE_INVALID = 4,		/* never resumable: invalid_why */
 	KJH_STATE_CONSUMED = 5,		/* resumed once: never again */
+	KJH_STATE_SNAPSHOT = 6,		/* complete, A ran on: never resumable */
+};
+
+/* Why an image is INVALID. */
+enum kjh_invalid_why {
+	KJH_INVALID_WRITER = 0,		/* the writer failed or was cancelled */
+	KJH_INVALID_CAME_BACK = 1,	/* A came back from B and ran on */
+	KJH_INVALID_BY_REQUEST = 2,	/* kexec --invalidate (a boot going on) */
+	KJH_INVALID_ABANDONED = 3,	/* the hibernation failed before B */
 };
 
 enum kjh_compress {
@@ -120,18 +140,20 @@ struct kjh_header {
 	uint64_t chunk_count;
 	uint64_t index_off;		/* kjh_chunk_ref[chunk_count] */
 	uint32_t index_crc;		/* crc32c of the index */
-	uint32_t pad0;
+	uint32_t runs_crc;		/* crc32c of the runs */
 	uint64_t raw_bytes;		/* data pages * page_size */
 	uint64_t stored_bytes;		/* chunk payload bytes on disk */
 	uint64_t commit_off;		/* struct kjh_commit */
-	uint64_t consumed;		/* time it was resumed (issue 11) */
+	uint64_t consumed;		/* time it was resumed */
+	uint32_t invalid_why;		/* enum kjh_invalid_why */
+	uint32_t swsusp_crc;		/* crc32c of the swsusp block */
+	uint32_t sections_crc;		/* crc32c of the RAM map, then the fs */
+	uint32_t header_crc;		/* crc32c of bytes 0-511, field = 0 */
 
-	uint8_t reserved[3592];
-	uint32_t header_crc;		/* crc32c of this block, field = 0 */
-	uint32_t pad_end;
+	uint8_t reserved[KJH_BLOCK - KJH_HEADER_SEALED];	/* zero */
 };
 
-#define KJH_F_SNAPSHOT		(1u << 0)	/* A came back after the save */
+#define KJH_F_SNAPSHOT		(1u << 0)	/* saved for A to run on */
 
 /* The extent list: A writes it (through its file system) before the jump. */
 struct kjh_extent {
@@ -210,18 +232,23 @@ struct kjh_commit {
 	uint64_t image_bytes;
 	uint64_t data_pages;
 	uint32_t index_crc;
+	uint32_t runs_crc;
+	uint32_t swsusp_crc;
+	uint32_t sections_crc;
 	uint32_t crc;			/* crc32c of this struct, field = 0 */
+	uint32_t pad;
 };
 
 _Static_assert(sizeof(struct kjh_header) == KJH_BLOCK, "header is a block");
 _Static_assert(sizeof(struct kjh_chunk) == 48, "chunk header");
 _Static_assert(sizeof(struct kjh_identity) == 224, "identity");
-_Static_assert(__builtin_offsetof(struct kjh_header, reserved) == 496,
+_Static_assert(__builtin_offsetof(struct kjh_header, reserved) ==
+	       KJH_HEADER_SEALED,
 	       "header: the same layout for -m32 and native");
 _Static_assert(sizeof(struct kjh_extents) == 56, "extent list header");
 _Static_assert(sizeof(struct kjh_extent) == 24, "extent");
 _Static_assert(sizeof(struct kjh_fs) == 128, "file system record");
-_Static_assert(sizeof(struct kjh_commit) == 56, "commit record");
+_Static_assert(sizeof(struct kjh_commit) == 72, "commit record");
 
 /* v rounded up to whole blocks. */
 static inline uint64_t kjh_round_up(uint64_t v)

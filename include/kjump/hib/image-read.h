@@ -66,17 +66,25 @@ int kjh_extents_read(const struct kjh_dev *dev0, const uint8_t *nonce,
 		     uint8_t *blk, char *why, size_t why_size);
 
 const char *kjh_state_name(uint32_t state);
+/* Why an INVALID image is invalid, from its invalid_why. */
+const char *kjh_invalid_why_text(uint32_t why);
+/* header_crc over the first KJH_HEADER_SEALED bytes; reserved zeroed. */
 void kjh_header_seal(struct kjh_header *hdr);
-/* Magic, version, size and crc (any state). */
+/* Magic, version, size, crc and a zero reserved area (any state). */
 int kjh_header_check(const struct kjh_header *hdr, char *why,
 		     size_t why_size);
 void kjh_chunk_seal(struct kjh_chunk *ch);
 void kjh_commit_seal(struct kjh_commit *cm);
+/* The header's sections_crc: of the RAM map's entries, then the fs'. */
+uint32_t kjh_sections_crc(const struct kjh_ram_range *ram, uint32_t ram_count,
+			  const struct kjh_fs *fs, uint32_t fs_count);
 
-/* A committed image, its runs and chunk index in memory. */
+/* A complete image, its sections, runs and chunk index in memory. */
 struct kjh_image {
 	const struct kjh_dev *dev;
 	struct kjh_header hdr;
+	struct kjh_ram_range *ram;	/* hdr.ram_count */
+	struct kjh_fs *fs;		/* hdr.fs_count */
 	uint8_t swsusp[KJH_BLOCK];
 	struct kjh_run *runs;
 	struct kjh_chunk_ref *index;
@@ -85,8 +93,10 @@ struct kjh_image {
 };
 
 /*
- * Header and commit record: torn ("not committed (state writing): ...",
- * "no commit record", ...) or invalid images are -EBADMSG with why.
+ * A COMMITTED or SNAPSHOT image: header, commit record, sections and
+ * tables, each with its checksum, and the runs in order inside A's RAM.
+ * Torn ("not committed (state writing): ...", "no commit record", ...)
+ * or invalid images are -EBADMSG with why.
  */
 int kjh_image_open(struct kjh_image *img, const struct kjh_dev *dev,
 		   char *why, size_t why_size);

@@ -71,11 +71,13 @@ bool kjh_writer_full(const struct kjh_writer *w, size_t rec_len);
 int kjh_writer_flush(struct kjh_writer *w);
 /*
  * The rest: the queue, index, fdatasync, commit, fdatasync, header COMMITTED
- * (flags |= extra_flags, saved = now), fdatasync.
+ * (SNAPSHOT with KJH_F_SNAPSHOT in extra_flags; flags |= extra_flags,
+ * saved = now), fdatasync.  The caller set runs_crc and swsusp_crc.
  */
 int kjh_writer_commit(struct kjh_writer *w, uint32_t extra_flags);
 void kjh_writer_free(struct kjh_writer *w);
-/* Best effort: the header again, state INVALID. */
-int kjh_write_invalid(const struct kjh_dev *dev, struct kjh_header *hdr);
+/* The header again, state INVALID for why, fdatasync'd. */
+int kjh_write_invalid(const struct kjh_dev *dev, struct kjh_header *hdr,
+		      enum kjh_invalid_why why);
 
 #endif

@@ -12,7 +12,9 @@
 #    a byte of the first chunk's data flipped: "corrupt: chunk 0", then put
 #    back; the commit record zeroed (a cut image): "no commit record",
 #    then put back; the ext4 file system mounted, a file touched,
-#    unmounted: "mounted since".
+#    unmounted: "mounted since"; then kexec --invalidate, as a boot that
+#    goes on without resuming runs it: "invalid: invalidated by kexec
+#    --invalidate", and a second --invalidate finds nothing to do.
 # After each refusal: exit status 1, one "kexec: resume: /dev/vda:" line,
 # the image still committed and whole (--image-info --verify), the file
 # system untouched by the tool; the host's e2fsck -fn finds the ext4 disk
@@ -130,6 +132,16 @@ A.5)
 	kj_ok "mounted and touched $FS"
 	refused fs-changed '/mnt/fs \([0-9]+:[0-9]+, ext4\): mounted since \(mount count [0-9]+, was [0-9]+'
 
+	# a boot that goes on without resuming: never resumable again
+	kj_run invalidate "$KEXEC" --invalidate=$DISK
+	kj_match invalidate "rc=$kj_rc err=$kj_nerr $(cat /tmp/kj.out)" \
+		"^rc=0 err=0 invalidate: $DISK: invalidated: it will never be resumed\$"
+	"$KEXEC" --resume=$DISK >/tmp/r.out 2>/tmp/r.err
+	kj_match invalidated "rc=$? $(cat /tmp/r.err)" \
+		"^rc=1 kexec: resume: $DISK: invalid: invalidated by kexec --invalidate"
+	kj_run invalidate-again "$KEXEC" --invalidate=$DISK
+	kj_match invalidate-again "rc=$kj_rc $(cat /tmp/kj.out)" \
+		"^rc=0 invalidate: $DISK: not resumable already\$"
 	;;
 *)
 	kj_fail stage "stage $KJ_STAGE boot $KJ_BOOT: not in this scenario"

@@ -79,7 +79,8 @@ A)
 	echo 3 >/proc/sys/vm/drop_caches
 	kj_run info "$KEXEC" --image-info="$TARGET" --verify
 	kj_eq info-rc "rc=$? stderr-lines=$(wc -l </tmp/kj.err)" "rc=0 stderr-lines=0"
-	kj_match info-state "$(grep -i '^state' /tmp/kj.out)" "committed"
+	kj_match info-state "$(grep -E '^(state|resumable):' /tmp/kj.out | tr '\n' ' ')" \
+		"^state: snapshot resumable: no \\(a snapshot"
 	kj_match info-verify "$(grep '^verify' /tmp/kj.out)" "^verify: ok"
 	vmcore-check --image "$TARGET" --find "$tag" $PAGES >/tmp/find.out 2>/tmp/find.err
 	rc=$?
