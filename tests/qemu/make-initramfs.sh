@@ -202,7 +202,7 @@ pack() {
 
 guest_cc=${KJUMP_GUEST_CC:-gcc}
 guest_cflags="$wordflag -Os -std=c11 -Wall -Wextra -Werror"
-tools="memfill vmcore-check physmem monotime runas"
+tools="memfill vmcore-check physmem monotime runas dropcap"
 # The part of libkjump the tools use (vmcore-check reads the core with it).
 lib_srcs="lib/vmcore.c lib/elf-read.c lib/ctx.c lib/file-io.c lib/hib/image-read.c lib/hib/compress.c lib/hib/crc32c.c lib/hib/request.c"
 

@@ -60,6 +60,13 @@
 #                        with an ext2/ext3/ext4 file system made on the
 #                        host; every boot sees it, and after the last one
 #                        e2fsck -fn of it must find nothing to fix
+#     log-disk MIB SECTOR  a second fresh raw disk (/dev/vdb) behind
+#                        QEMU's blklogwrites, which logs every write and
+#                        flush the guest makes (LOGDIR/NAME.log-disk.img,
+#                        the log NAME.log-disk.log); one boot only; after
+#                        it the host's tests/harness/logwrites-check must
+#                        find the guest's writes below SECTOR followed by
+#                        a flush before its first write at SECTOR or above
 #     image-verify       after the last boot, the host's kexec
 #                        ($KJUMP_BUILDDIR/kexec/kexec, else $KEXEC) must
 #                        verify the hibernation image at the disk's start
@@ -259,7 +266,7 @@ total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
 boot_mem=() boot_cfg=() boot_bz=() boot_app=()
 garch=i386
-disk_mib= disk_fs= fs_disk_mib= fs_disk_type= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 cpu= no_poweroff=0
+disk_mib= disk_fs= fs_disk_mib= fs_disk_type= log_disk_mib= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 cpu= no_poweroff=0
 hname=${hostfile##*/}
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -321,6 +328,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 	fs-disk)
 		[[ $rest =~ ^([1-9][0-9]*)\ (ext[234])$ ]] || fail "$bad (fs-disk MIB ext2|ext3|ext4)"
 		fs_disk_mib=${BASH_REMATCH[1]} fs_disk_type=${BASH_REMATCH[2]} ;;
+	log-disk)
+		[[ $rest =~ ^([1-9][0-9]*)\ ([1-9][0-9]*)$ ]] || fail "$bad (log-disk MIB SECTOR)"
+		log_disk_mib=${BASH_REMATCH[1]} log_disk_sector=${BASH_REMATCH[2]} ;;
 	fsck-after)
 		[ -z "$rest" ] || fail "$bad (fsck-after takes no argument)"
 		fsck_after=1 ;;
@@ -688,6 +698,17 @@ if [ -n "$fs_disk_mib" ]; then
 		fail "mkfs.$fs_disk_type on $fs_disk failed (log: $logdir/$base.build.log)"
 	drive+=(-drive "file=$fs_disk,format=raw,if=virtio")
 fi
+if [ -n "$log_disk_mib" ]; then
+	[ -n "$disk_mib" ] && [ -z "$fs_disk_mib" ] ||
+		fail "log-disk: needs a disk directive first and no fs-disk (it is /dev/vdb)"
+	log_disk=$logdir/$base.log-disk.img log_log=$logdir/$base.log-disk.log
+	logcheck=${KJUMP_BUILDDIR:+$KJUMP_BUILDDIR/tests/harness/logwrites-check}
+	[ -x "${logcheck:-}" ] || fail "log-disk: no logwrites-check (KJUMP_BUILDDIR/tests/harness; make check builds it)"
+	rm -f "$log_disk" "$log_log"
+	truncate -s "${log_disk_mib}M" "$log_disk" && : >"$log_log" ||
+		fail "cannot create $log_disk"
+	drive+=(-drive "driver=blklogwrites,file.driver=file,file.filename=$log_disk,log.driver=file,log.filename=$log_log,if=virtio")
+fi
 
 now
 t0=$now_us
@@ -792,6 +813,14 @@ if [ -n "$fs_disk_mib" ]; then
 		fail "e2fsck -fn of the file system disk after the run found problems (log: $logdir/$base.fs-fsck.log)"
 	fi
 	echo "e2fsck -fn of the file system disk: clean" >>"$steps"
+fi
+if [ -n "$log_disk_mib" ]; then
+	[ "$boot" = 1 ] || fail "log-disk: a second boot would start a new log"
+	if ! "$logcheck" "$log_log" "$log_disk_sector" >"$logdir/$base.log-disk.check" 2>&1; then
+		cat "$logdir/$base.log-disk.check" >&2
+		fail "the write log of /dev/vdb has no flush between the writes below sector $log_disk_sector and those above: $(tail -n 1 "$logdir/$base.log-disk.check")"
+	fi
+	echo "write log of /dev/vdb: flushed in between ($(head -n 1 "$logdir/$base.log-disk.check"))" >>"$steps"
 fi
 if [ "$image_verify" = 1 ]; then
 	# the host's own build reads the image the guest wrote

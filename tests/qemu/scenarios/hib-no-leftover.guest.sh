@@ -4,7 +4,10 @@
 # jump or boot could resume or write through.
 #
 # Boot 1, A (256 MiB; /dev/vda raw, /dev/vdb an ext4 of 4 KiB blocks):
-#  1. B loaded with the writer but --no-jump: --hibernate to a new file on
+#  0. B loaded with the writer but --no-jump: a request of another user of
+#     the page (kexec -j keeps it), and kexec -j fails (ENOEXEC): the
+#     kernel has dropped the request.
+#  1. --hibernate to a new file on
 #     the ext4 fails in the jump (ENOEXEC): one line, exit 1, no request
 #     left in the jump parameter page, no file left.
 #  2. The same to /dev/vda: block 0 is prepared, then made invalid ("the
@@ -63,6 +66,12 @@ A.1)
 	# 1, 2: the jump fails after the target was prepared
 	kj_run_ok load-no-jump "$KEXEC" -p /boot/bzImage --no-jump \
 		--initrd=/boot/initrd-b-hib.cpio --append="$B_LINE" || exit 1
+	# the kernel drops a request whose jump fails (patch 0035): one of
+	# another user of the page, which kexec -j leaves alone
+	printf 'kjump-test-request 1\n' >/sys/kernel/kexec_jump_request
+	kj_run jump-fails "$KEXEC" -j
+	one_line jump-fails 1 'kexec: jump: the crash kernel was not loaded for a jump'
+	kj_eq jump-fails-no-request "$(kj_request_len)" 0
 	kj_run file-fails "$KEXEC" --hibernate=/mnt/fs/new.img
 	one_line file-fails 1 'kexec: jump: the crash kernel was not loaded for a jump'
 	kj_eq file-no-request "$(kj_request_len)" 0

@@ -3,7 +3,8 @@
 # and a status back (/sys/kernel/kexec_jump_request, kexec_jump_status),
 # and a jump with a request publishes A's saveable-page map.
 #
-# A: writes a request naming the marker, kexec -j; B reads A's page:
+# A: root without CAP_SYS_BOOT cannot write a request (EPERM);
+#    writes a request naming the marker, kexec -j; B reads A's page:
 #    magic, version, the same request text, the map flag, a map of a
 #    plausible number of pages (more than A's used memory in pages minus
 #    a margin, fewer than all of RAM), a 4-byte kernel word; B writes a
@@ -37,6 +38,12 @@ A)
 		--append="$(kj_b_append)" || exit 1
 	used=$(awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } END { print int((t - f) / 4) }' /proc/meminfo)
 	kj_say "used pages before the jump: $used"
+	# root without CAP_SYS_BOOT plants no request (patch 0034)
+	echo x >/tmp/x
+	kj_match no-cap-sys-boot "$({ dropcap 22 dd if=/tmp/x of=$REQ 2>&1; echo rc=$?; } | tr '\n' ' ')" \
+		'Operation not permitted .*rc=1 $'
+
+	kj_eq no-cap-sys-boot-len "$(kj_request_len)" 0
 	printf 'kjump-test-request 1\nmarker=%s\nused=%s\n' "$KJ_MARKER" "$used" >/tmp/req
 	dd if=/tmp/req of=$REQ bs=4096 2>/tmp/dd.err
 	kj_eq write-request "rc=$?" "rc=0" || { kj_say_lines "dd: " /tmp/dd.err; exit 1; }

@@ -15,6 +15,7 @@ int vmcore_check_main(int argc, char **argv);
 int physmem_main(int argc, char **argv);
 int monotime_main(int argc, char **argv);
 int runas_main(int argc, char **argv);
+int dropcap_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -25,6 +26,7 @@ static const struct {
 	{ "physmem", physmem_main },
 	{ "monotime", monotime_main },
 	{ "runas", runas_main },
+	{ "dropcap", dropcap_main },
 };
 
 static int run(const char *name, int argc, char **argv)
@@ -47,7 +49,7 @@ int main(int argc, char **argv)
 	if (rc < 0 && argc > 1)
 		rc = run(argv[1], argc - 1, argv + 1);
 	if (rc < 0) {
-		fprintf(stderr, "usage: kjtools memfill|vmcore-check|physmem|monotime|runas ARGS...\n");
+		fprintf(stderr, "usage: kjtools memfill|vmcore-check|physmem|monotime|runas|dropcap ARGS...\n");
 		return 2;
 	}
 	return rc;
