@@ -71,6 +71,7 @@ static int hibernate(struct kj_ctx *ctx, const struct kexec_opts *o)
 		.target = o->hib_target, .snapshot = o->snapshot,
 		.compress = o->compress, .level = o->compress_level,
 		.threads = o->threads, .drop_caches = o->drop_caches,
+		.overwrite = o->overwrite,
 		.run_flags = run_flags(o),
 	};
 	struct kj_hibernate_result r;

@@ -27,6 +27,7 @@ enum {
 	OPT_VERIFY,
 	OPT_RESUME,
 	OPT_INVALIDATE,
+	OPT_OVERWRITE,
 	OPT_RESUME_OFFSET,
 	OPT_WARM_UP,
 	OPT_DISCARD,
@@ -71,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "verify",		no_argument,		NULL, OPT_VERIFY },
 	{ "resume",		required_argument,	NULL, OPT_RESUME },
 	{ "invalidate",		required_argument,	NULL, OPT_INVALIDATE },
+	{ "overwrite",		no_argument,		NULL, OPT_OVERWRITE },
 	{ "resume-offset",	required_argument,	NULL, OPT_RESUME_OFFSET },
 	{ "warm-up",		no_argument,		NULL, OPT_WARM_UP },
 	{ "discard",		no_argument,		NULL, OPT_DISCARD },
@@ -154,6 +156,8 @@ static const char usage_hibernate[] =
 "      --threads=N       compressing threads in the crash kernel\n"
 "                        (default: one per CPU)\n"
 "      --drop-caches     drop clean page cache before saving\n"
+"      --overwrite       write over a target that holds a file system, a\n"
+"                        partition table or other data (refused otherwise)\n"
 "      --resume=TARGET   in a fresh boot of the same kernel, before any file\n"
 "                        system is mounted: check the image on TARGET and\n"
 "                        restore it, or say why not and return\n"
@@ -291,7 +295,8 @@ static int check_hibernate_opts(const struct kexec_opts *o)
 	const char *opt = o->compress ? "--compress" :
 			  o->has_level ? "--compress-level" :
 			  o->has_threads ? "--threads" :
-			  o->drop_caches ? "--drop-caches" : NULL;
+			  o->drop_caches ? "--drop-caches" :
+			  o->overwrite ? "--overwrite" : NULL;
 
 	if (o->action == ACT_HIBERNATE) {
 		if (o->panic || o->seen_l) {
@@ -407,6 +412,7 @@ static int parse_one(struct kexec_opts *o, int c)
 	case OPT_INVALIDATE:
 		o->resume = optarg;
 		return set_action(o, ACT_INVALIDATE, "--invalidate");
+	case OPT_OVERWRITE: o->overwrite = true; return 0;
 	case OPT_WARM_UP: return set_action(o, ACT_WARM_UP, "--warm-up");
 	case OPT_RESUME_OFFSET:
 		if (parse_addr("--resume-offset", optarg, &o->resume_offset))

@@ -50,6 +50,7 @@ struct kexec_opts {
 	bool snapshot;		/* --snapshot: come back after the save */
 	const char *compress;	/* --compress= */
 	bool has_level, has_threads, drop_caches;
+	bool overwrite;		/* --overwrite (with --hibernate, --snapshot) */
 	int compress_level;
 	int threads;
 	char syscall_opt;	/* 'c', 's' or 'a' as given; 0: none */

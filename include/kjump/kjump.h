@@ -180,6 +180,7 @@ struct kj_hibernate_spec {
 	int level;			/* 0: the compressor's default */
 	unsigned int threads;		/* 0: one per CPU of the crash kernel */
 	bool drop_caches;		/* drop clean caches first */
+	bool overwrite;			/* a target holding a file system, ... */
 	unsigned int run_flags;		/* KJ_RUN_* */
 };
 

@@ -216,3 +216,34 @@ int kjh_blkdev_check_unused(struct kj_ctx *ctx, const char *path,
 		       path, strerror(-ret));
 	return ret;
 }
+
+/*
+ * The crash kernel finds the target by device number on a bare
+ * initramfs: no device mapper, md or loop stack is built there, so such
+ * a device (or a file on one) would only fail once A is frozen.
+ */
+int kjh_blkdev_check_reachable(struct kj_ctx *ctx, const char *path,
+			       uint32_t major, uint32_t minor)
+{
+	static const struct {
+		const char *dir;
+		const char *what;
+	} stacked[] = {
+		{ "dm", "a device-mapper device (LVM, LUKS, multipath)" },
+		{ "md", "an md RAID device" },
+		{ "loop", "a loop device" },
+	};
+	char sys[KJ_PATH_MAX];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < sizeof(stacked) / sizeof(stacked[0]); i++) {
+		if (stat(dev_sys_path(ctx, major, minor, stacked[i].dir, sys,
+				      sizeof(sys)), &st))
+			continue;
+		kj_err(ctx, "%s: on %s (%u:%u): the crash kernel cannot reach it; use a partition of a disk",
+		       path, stacked[i].what, major, minor);
+		return -EXDEV;
+	}
+	return 0;
+}

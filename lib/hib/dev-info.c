@@ -74,6 +74,9 @@ int dev_mount_parse(char *line, struct mount_entry *e)
 	e->fstype = opt ? dev_next_field(&line) : NULL;
 	if (!e->fstype)
 		return -EINVAL;
+	e->super_opts = dev_next_field(&line) ? dev_next_field(&line) : NULL;
+	if (!e->super_opts)
+		e->super_opts = "";
 	e->mountpoint = f[4];
 	e->opts = f[5];
 	dev_unescape(e->mountpoint);
@@ -171,7 +174,7 @@ int dev_sys_name(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 }
 
 /* A block device node made for the purpose in /tmp, opened, removed. */
-static int open_made_node(uint32_t major, uint32_t minor)
+static int open_made_node(uint32_t major, uint32_t minor, int flags)
 {
 	char dir[] = "/tmp/kjump.XXXXXX", path[64];
 	int fd;
@@ -181,7 +184,7 @@ static int open_made_node(uint32_t major, uint32_t minor)
 	snprintf(path, sizeof(path), "%s/dev", dir);
 	fd = mknod(path, S_IFBLK | 0600, makedev(major, minor)) ? -errno : 0;
 	if (!fd) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = open(path, O_RDONLY | O_CLOEXEC | flags);
 		if (fd < 0)
 			fd = -errno;
 		unlink(path);
@@ -193,26 +196,28 @@ static int open_made_node(uint32_t major, uint32_t minor)
 /*
  * An open node of the device: /dev/block/M:m or /dev/DEVNAME (below the
  * root prefix: tests put a plain file there), else on the real system
- * one made in /tmp (A may have no node for it).
+ * one made in /tmp (A may have no node for it).  flags: O_EXCL, to hold
+ * the device against mounts; EBUSY then means it is in use.
  */
-int dev_open_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor)
+int dev_open_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
+		  int flags)
 {
 	char abs[128], path[KJ_PATH_MAX], name[64];
 	int fd;
 
+	flags |= O_RDONLY | O_CLOEXEC;
 	snprintf(abs, sizeof(abs), "/dev/block/%u:%u", major, minor);
-	fd = open(kj_path(ctx, abs, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		return fd;
+	fd = open(kj_path(ctx, abs, path, sizeof(path)), flags);
+	if (fd >= 0 || errno == EBUSY)
+		return fd >= 0 ? fd : -EBUSY;
 	if (!dev_sys_name(ctx, major, minor, name, sizeof(name))) {
 		snprintf(abs, sizeof(abs), "/dev/%s", name);
-		fd = open(kj_path(ctx, abs, path, sizeof(path)),
-			  O_RDONLY | O_CLOEXEC);
-		if (fd >= 0)
-			return fd;
+		fd = open(kj_path(ctx, abs, path, sizeof(path)), flags);
+		if (fd >= 0 || errno == EBUSY)
+			return fd >= 0 ? fd : -EBUSY;
 	}
 	if (*kj_ctx_root(ctx))
 		return -ENOENT;
-	return open_made_node(major, minor);
+	return open_made_node(major, minor, flags);
 }
 

@@ -20,6 +20,7 @@ struct mount_entry {
 	char *mountpoint;
 	char *opts;
 	char *fstype;
+	char *super_opts;		/* the file system's, "" if none */
 };
 
 /* A /proc file below the root, malloc'd and terminated (not reported). */
@@ -46,8 +47,10 @@ int dev_sys_name(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 /*
  * An open read-only node of the device: /dev/block/M:m or /dev/DEVNAME
  * (below the root: tests put a plain file there), else on the real
- * system one made for the purpose in /tmp.  -errno if none.
+ * system one made for the purpose in /tmp.  -errno if none.  flags:
+ * O_EXCL holds it against mounts (-EBUSY: mounted or held already).
  */
-int dev_open_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor);
+int dev_open_node(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
+		  int flags);
 
 #endif

@@ -48,7 +48,7 @@ int kjh_fs_probe_ext(struct kj_ctx *ctx, struct kjh_fs *f, char *why,
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = dev_open_node(ctx, f->dev_major, f->dev_minor);
+	fd = dev_open_node(ctx, f->dev_major, f->dev_minor, 0);
 	if (fd < 0) {
 		snprintf(why, why_size, "cannot open its device to read the superblock: %s",
 			 strerror(-fd));

@@ -447,7 +447,7 @@ static int prepare(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	int ret;
 
 	ret = kjh_target_open(ctx, s->target, kjh_worst_case_bytes(self->ram_pages),
-			      t);
+			      s->overwrite, t);
 	if (ret)
 		return ret;
 	fill_header(self, &h);

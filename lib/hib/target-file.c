@@ -106,6 +106,8 @@ static int check_inode_flags(struct kj_ctx *ctx, const char *path, int fd,
 		{ FS_DAX_FL, "DAX" },
 		{ FS_VERITY_FL, "verity-protected" },
 		{ FS_INLINE_DATA_FL, "inline data" },
+		/* B's blocks could sit in the journal only, or be undone */
+		{ FS_JOURNAL_DATA_FL, "data-journaling" },
 	};
 	int flags = 0;
 	size_t i;
@@ -153,7 +155,35 @@ static int file_device(struct kj_ctx *ctx, struct kjh_target *t,
 		return ret;
 	}
 	t->dev_size = sectors * 512;
-	return 0;
+	return kjh_blkdev_check_reachable(ctx, t->path, t->dev_major,
+					  t->dev_minor);
+}
+
+/*
+ * ext3/4 mounted data=journal: a block B writes may sit only in the
+ * journal A replays, or an older journaled copy may land over it.
+ */
+static int check_journal_data(struct kj_ctx *ctx, const char *path,
+			      const struct stat *st)
+{
+	struct mount_entry e;
+	char *text, *cur, *line;
+	int ret = 0;
+
+	if (dev_read_proc(ctx, "/proc/self/mountinfo", &text))
+		return 0;	/* no list: the inode flag check still ran */
+	cur = text;
+	while (!ret && (line = dev_next_line(&cur))) {
+		if (dev_mount_parse(line, &e) || e.major != major(st->st_dev) ||
+		    e.minor != minor(st->st_dev) ||
+		    !dev_has_option(e.super_opts, "data=journal"))
+			continue;
+		kj_err(ctx, "%s: on a file system mounted data=journal: the raw blocks would not be the file's data",
+		       path);
+		ret = -EINVAL;
+	}
+	free(text);
+	return ret;
 }
 
 /* Active swap files cannot be written (and must not be). */
@@ -482,8 +512,10 @@ static int open_file_fd(struct kj_ctx *ctx, struct kjh_target *t, bool create)
 	int flags = O_RDWR | O_CLOEXEC | O_NOCTTY;
 	int ret;
 
+	/* no symbolic link: the last component is the file, or fails */
+	flags |= O_NOFOLLOW;
 	if (create)
-		flags |= O_CREAT | O_EXCL | O_NOFOLLOW;
+		flags |= O_CREAT | O_EXCL;
 	t->fd = open(t->path, flags, 0600);
 	if (t->fd >= 0)
 		return 0;
@@ -496,9 +528,76 @@ static int open_file_fd(struct kj_ctx *ctx, struct kjh_target *t, bool create)
 	return ret;
 }
 
+/* The directory of path must not let others replace what is in it. */
+static int check_dir(struct kj_ctx *ctx, const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
+			 (int)(slash - path), path);
+	if (stat(dir, &st)) {
+		kj_err(ctx, "%s: %s: %s", path, dir, strerror(errno));
+		return -errno;
+	}
+	if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) {
+		kj_err(ctx, "%s: its directory %s is writable by others: they could swap the file under the image",
+		       path, dir);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * An existing file becomes the image only when it is this user's own,
+ * with no other name, and holds nothing else (unless overwrite).
+ */
+static int check_reuse(struct kj_ctx *ctx, struct kjh_target *t,
+		       const struct stat *st, bool overwrite)
+{
+	if (st->st_uid != geteuid()) {
+		kj_err(ctx, "%s: owned by uid %u, not by this user: memory is never written into another's file",
+		       t->path, (unsigned int)st->st_uid);
+		return -EPERM;
+	}
+	if (st->st_nlink != 1) {
+		kj_err(ctx, "%s: has %u hard links: others may reach it by another name",
+		       t->path, (unsigned int)st->st_nlink);
+		return -EPERM;
+	}
+	return kjh_target_check_content(ctx, t, overwrite);
+}
+
+/* Mode 0600, and checked: some file systems ignore chmod (vfat). */
+static int make_private(struct kj_ctx *ctx, struct kjh_target *t,
+			const struct stat *st)
+{
+	struct stat now;
+
+	if (!(st->st_mode & 077))
+		return 0;
+	if (fchmod(t->fd, 0600) || fstat(t->fd, &now)) {
+		kj_err(ctx, "%s: cannot make it private (0600): %s", t->path,
+		       strerror(errno));
+		return -errno;
+	}
+	if (now.st_mode & 077) {
+		kj_err(ctx, "%s: stays readable by others (mode %04o): its file system ignores chmod (vfat: mount it with fmask=0077)",
+		       t->path, (unsigned int)(now.st_mode & 07777));
+		return -EPERM;
+	}
+	kj_warn(ctx, "%s: was open to others (mode %04o): made 0600", t->path,
+		(unsigned int)(st->st_mode & 07777));
+	return 0;
+}
+
 /* Checks of the open file, then its size, blocks and extents. */
 static int setup_file(struct kj_ctx *ctx, struct kjh_target *t,
-		      uint64_t need, bool create)
+		      uint64_t need, bool create, bool overwrite)
 {
 	struct statfs sfs;
 	struct stat st;
@@ -514,9 +613,16 @@ static int setup_file(struct kj_ctx *ctx, struct kjh_target *t,
 		kj_err(ctx, "%s: not a regular file any more", t->path);
 		return -EINVAL;
 	}
-	ret = check_fs_type(ctx, t->path, (uint32_t)sfs.f_type);
+	t->is_file = true;
+	ret = check_dir(ctx, t->path);
+	if (!ret && !create)
+		ret = check_reuse(ctx, t, &st, overwrite);
+	if (!ret)
+		ret = check_fs_type(ctx, t->path, (uint32_t)sfs.f_type);
 	if (!ret)
 		ret = check_inode_flags(ctx, t->path, t->fd, false);
+	if (!ret)
+		ret = check_journal_data(ctx, t->path, &st);
 	if (!ret)
 		ret = file_device(ctx, t, &st);
 	if (!ret && !create)
@@ -529,31 +635,20 @@ static int setup_file(struct kj_ctx *ctx, struct kjh_target *t,
 	ret = check_space(ctx, t->path, t->fd, size, &st);
 	if (!ret)
 		ret = map_file(ctx, t, size);
-	if (ret)
-		return ret;
-	if (st.st_mode & 077) {
-		if (fchmod(t->fd, 0600)) {
-			ret = -errno;
-			kj_err(ctx, "%s: cannot make it private (0600): %s",
-			       t->path, strerror(-ret));
-			return ret;
-		}
-		kj_warn(ctx, "%s: was open to others (mode %04o): made 0600",
-			t->path, (unsigned int)(st.st_mode & 07777));
-	}
-	t->is_file = true;
-	return 0;
+	if (!ret)
+		ret = make_private(ctx, t, &st);
+	return ret;
 }
 
 int target_open_file(struct kj_ctx *ctx, struct kjh_target *t,
-		     uint64_t need, bool create)
+		     uint64_t need, bool create, bool overwrite)
 {
 	int ret;
 
 	ret = open_file_fd(ctx, t, create);
 	if (ret)
 		return ret;
-	ret = setup_file(ctx, t, need, create);
+	ret = setup_file(ctx, t, need, create, overwrite);
 	if (ret && create)
 		unlink(t->path);
 	t->created = !ret && create;

@@ -21,6 +21,7 @@
 #include "kjump/hib/crc32c.h"
 #include "kjump/hib/image-read.h"
 #include "hib/dev-info.h"
+#include "hib/signature.h"
 #include "hib/target.h"
 #include "hib/target-file.h"
 
@@ -88,8 +89,50 @@ static int single_extent(struct kjh_target *t, uint64_t length)
 	return 0;
 }
 
+int kjh_target_check_content(struct kj_ctx *ctx, const struct kjh_target *t,
+			     bool overwrite)
+{
+	uint8_t *buf = malloc(KJH_SIGNATURE_BYTES);
+	const char *what;
+	ssize_t n;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	n = pread(t->fd, buf, KJH_SIGNATURE_BYTES, 0);
+	if (n < 0) {
+		ret = -errno;
+		kj_err(ctx, "%s: reading what it holds: %s", t->path,
+		       strerror(-ret));
+		goto out;
+	}
+	switch (kjh_signature(buf, (size_t)n, &what)) {
+	case KJH_CONTENT_EMPTY:
+	case KJH_CONTENT_IMAGE:
+		break;
+	case KJH_CONTENT_KNOWN:
+		if (!overwrite) {
+			kj_err(ctx, "%s: holds %s: not overwritten (--overwrite to use it anyway)",
+			       t->path, what);
+			ret = -EEXIST;
+		}
+		break;
+	case KJH_CONTENT_DATA:
+		/* a file of data (a typo?); a device may hold anything */
+		if (t->is_file && !overwrite) {
+			kj_err(ctx, "%s: holds data that is not a kexec hibernation image: not overwritten (--overwrite to use it anyway)",
+			       t->path);
+			ret = -EEXIST;
+		}
+		break;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
 static int open_blkdev(struct kj_ctx *ctx, struct kjh_target *t,
-		       uint64_t need, const struct stat *st)
+		       uint64_t need, bool overwrite, const struct stat *st)
 {
 	uint64_t size;
 	int ret;
@@ -98,6 +141,9 @@ static int open_blkdev(struct kj_ctx *ctx, struct kjh_target *t,
 	t->dev_minor = minor(st->st_rdev);
 	ret = kjh_blkdev_check_unused(ctx, t->path, t->dev_major,
 				      t->dev_minor);
+	if (!ret)
+		ret = kjh_blkdev_check_reachable(ctx, t->path, t->dev_major,
+						 t->dev_minor);
 	if (ret)
 		return ret;
 	t->fd = open(t->path, O_RDWR | O_EXCL | O_CLOEXEC);
@@ -118,6 +164,9 @@ static int open_blkdev(struct kj_ctx *ctx, struct kjh_target *t,
 		return ret;
 	}
 	t->dev_size = size;
+	ret = kjh_target_check_content(ctx, t, overwrite);
+	if (ret)
+		return ret;
 	if (size / KJH_BLOCK * KJH_BLOCK < need) {
 		kj_err(ctx, "%s: too small: the image needs %llu bytes for the worst case, the device has %llu",
 		       t->path, (unsigned long long)need,
@@ -147,9 +196,9 @@ static const char *file_kind(mode_t mode)
 }
 
 int kjh_target_open(struct kj_ctx *ctx, const char *path, uint64_t need,
-		    struct kjh_target *t)
+		    bool overwrite, struct kjh_target *t)
 {
-	struct stat st;
+	struct stat st, lst;
 	int ret;
 
 	target_init(t);
@@ -166,17 +215,22 @@ int kjh_target_open(struct kj_ctx *ctx, const char *path, uint64_t need,
 		return -EFBIG;
 	}
 	if (!stat(path, &st)) {
-		if (S_ISBLK(st.st_mode))
-			ret = open_blkdev(ctx, t, need, &st);
-		else if (S_ISREG(st.st_mode))
-			ret = target_open_file(ctx, t, need, false);
-		else {
+		if (S_ISBLK(st.st_mode)) {
+			ret = open_blkdev(ctx, t, need, overwrite, &st);
+		} else if (S_ISREG(st.st_mode) && !lstat(path, &lst) &&
+			   S_ISLNK(lst.st_mode)) {
+			kj_err(ctx, "%s: a symbolic link to a file: name the file itself",
+			       path);
+			ret = -ELOOP;
+		} else if (S_ISREG(st.st_mode)) {
+			ret = target_open_file(ctx, t, need, false, overwrite);
+		} else {
 			kj_err(ctx, "%s: %s: the target must be a block device or a regular file",
 			       path, file_kind(st.st_mode));
 			ret = -EINVAL;
 		}
 	} else if (errno == ENOENT) {
-		ret = target_open_file(ctx, t, need, true);
+		ret = target_open_file(ctx, t, need, true, overwrite);
 	} else {
 		ret = -errno;
 		kj_err(ctx, "%s: %s", path, strerror(-ret));
@@ -349,7 +403,7 @@ int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = dev_open_node(ctx, t->dev_major, t->dev_minor);
+	fd = dev_open_node(ctx, t->dev_major, t->dev_minor, 0);
 	if (fd < 0)
 		return fd;
 	if (posix_memalign(&buf, KJH_BLOCK, KJH_BLOCK)) {

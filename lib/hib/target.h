@@ -80,11 +80,22 @@ uint64_t kjh_worst_case_bytes(uint64_t ram_pages);
  * Open path as a target able to hold need bytes (which gets rounded up
  * to a block, and to at least KJH_DATA_OFF): a block device (unused: not
  * mounted, no partition mounted, not swap, no holders; opened O_EXCL),
- * an existing regular file, or a new file (created 0600).  Fills t; on
+ * an existing regular file of this user's (not through a symbolic link,
+ * one link, in a directory others cannot write to, mode 0600 in the
+ * end), or a new file (created 0600).  What it holds is checked
+ * (kjh_target_check_content()) before anything is written.  Fills t; on
  * failure t holds nothing to close, but kjh_target_close() is harmless.
  */
 int kjh_target_open(struct kj_ctx *ctx, const char *path, uint64_t need,
-		    struct kjh_target *t);
+		    bool overwrite, struct kjh_target *t);
+
+/*
+ * What t (open) holds at its start may be written over: nothing, or one of
+ * our images; a file system, partition table or volume (signature.h), or
+ * in a file any other data, only with overwrite.  -EEXIST, reported.
+ */
+int kjh_target_check_content(struct kj_ctx *ctx, const struct kjh_target *t,
+			     bool overwrite);
 
 /*
  * Fill hdr's format fields (magic, version, header_size, state PREPARED,
@@ -149,5 +160,13 @@ int kjh_fs_probe_ext(struct kj_ctx *ctx, struct kjh_fs *f, char *why,
  */
 int kjh_blkdev_check_unused(struct kj_ctx *ctx, const char *path,
 			    uint32_t major, uint32_t minor);
+
+/*
+ * Whether the crash kernel can reach the block device major:minor by its
+ * number: 0, or -EXDEV (reported against path) for a device-mapper, md or
+ * loop device, which B's initramfs has no stack for.
+ */
+int kjh_blkdev_check_reachable(struct kj_ctx *ctx, const char *path,
+			       uint32_t major, uint32_t minor);
 
 #endif

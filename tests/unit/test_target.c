@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 
 #include "ctx.h"
+#include "hib/signature.h"
 #include "hib/target.h"
 #include "unit.h"
 
@@ -203,6 +204,43 @@ TEST(busy_swap_and_holders)
 	check_busy(ctx, kj, 17, "sdb1 (8:17) is active swap");
 	check_busy(ctx, kj, 16, "sdb1 (8:17) is active swap");
 	check_busy(ctx, kj, 32, "sdc (8:32) is held by dm-0");
+}
+
+static void check_unreachable(struct unit_ctx *ctx, struct kj_ctx *kj,
+			      unsigned int major, const char *needle)
+{
+	const char *err;
+	int ret;
+
+	unit_capture_start(ctx);
+	ret = kjh_blkdev_check_reachable(kj, "/dev/x", major, major == 8);
+	err = unit_capture_stop(ctx);
+	if (!needle) {
+		CHECK_EQ_INT(ret, 0);
+		CHECK_NO_OUTPUT(err);
+		return;
+	}
+	CHECK_EQ_INT(ret, -EXDEV);
+	CHECK_ERR_LINE(err, needle);
+}
+
+/* Devices B's bare initramfs has no stack for: dm, md, loop. */
+TEST(unreachable_stacked)
+{
+	const char *root = unit_tmpdir(ctx);
+	struct kj_ctx *kj = unit_kj(ctx, root);
+
+	fake_dev(ctx, root, "dm-0", NULL, 253, 0);
+	put(ctx, root, "sys/devices/block/dm-0/dm/name", "vg-root\n");
+	fake_dev(ctx, root, "md0", NULL, 9, 0);
+	put(ctx, root, "sys/devices/block/md0/md/level", "raid1\n");
+	fake_dev(ctx, root, "loop0", NULL, 7, 0);
+	put(ctx, root, "sys/devices/block/loop0/loop/offset", "0\n");
+	fake_dev(ctx, root, "sda", "sda1", 8, 1);
+	check_unreachable(ctx, kj, 253, "/dev/x: on a device-mapper device (LVM, LUKS, multipath) (253:0): the crash kernel cannot reach it; use a partition of a disk");
+	check_unreachable(ctx, kj, 9, "/dev/x: on an md RAID device (9:0)");
+	check_unreachable(ctx, kj, 7, "/dev/x: on a loop device (7:0)");
+	check_unreachable(ctx, kj, 8, NULL);
 }
 
 TEST(busy_unknown)
@@ -509,7 +547,7 @@ TEST(file_create_prepare_reopen)
 
 	snprintf(path, sizeof(path), "%s/image", dir);
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(kjh_target_open(kj, path, size - 100, t), 0);
+	CHECK_EQ_INT(kjh_target_open(kj, path, size - 100, false, t), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 	CHECK(t->is_file);
 	CHECK(t->fd >= 0);
@@ -536,7 +574,7 @@ TEST(file_create_prepare_reopen)
 	CHECK(stat(path, &st) == 0);
 	sleep(1);
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(kjh_target_open(kj, path, size, t2), 0);
+	CHECK_EQ_INT(kjh_target_open(kj, path, size, false, t2), 0);
 	CHECK_WARN_LINE(unit_capture_stop(ctx), "made 0600");
 	CHECK(stat(path, &st2) == 0);
 	CHECK_EQ_INT(st2.st_mode & 07777, 0600);
@@ -548,6 +586,9 @@ TEST(file_create_prepare_reopen)
 	check_covers(ctx, t2, size);
 	check_prepared(ctx, t2, hdr);
 }
+
+static void refused(struct unit_ctx *ctx, const char *path, uint64_t need,
+		    const char *needle);
 
 /* An existing file: kept data, holes and preallocation filled, grown. */
 TEST(file_existing_sparse_grows)
@@ -569,8 +610,10 @@ TEST(file_existing_sparse_grows)
 	if (fallocate(fd, 0, 1048576, 262144))			/* unwritten */
 		CHECK(errno == EOPNOTSUPP);
 	close(fd);
+	/* data that is not an image: only with overwrite */
+	refused(ctx, path, size, "holds data that is not a kexec hibernation image: not overwritten (--overwrite to use it anyway)");
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(kjh_target_open(kj, path, size, t), 0);
+	CHECK_EQ_INT(kjh_target_open(kj, path, size, true, t), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
 	CHECK(stat(path, &st) == 0);
 	CHECK_EQ_U64(st.st_size, size);
@@ -590,9 +633,9 @@ TEST(file_existing_larger)
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/large", dir);
-	CHECK_EQ_INT(kjh_target_open(kj, path, 1048576, t), 0);
+	CHECK_EQ_INT(kjh_target_open(kj, path, 1048576, false, t), 0);
 	kjh_target_close(t);
-	CHECK_EQ_INT(kjh_target_open(kj, path, 4096, t), 0);
+	CHECK_EQ_INT(kjh_target_open(kj, path, 4096, false, t), 0);
 	CHECK(stat(path, &st) == 0);
 	CHECK_EQ_U64(st.st_size, 1048576);
 	check_covers(ctx, t, 1048576);
@@ -610,7 +653,7 @@ static void refused(struct unit_ctx *ctx, const char *path, uint64_t need,
 	int ret;
 
 	unit_capture_start(ctx);
-	ret = kjh_target_open(kj, path, need, t);
+	ret = kjh_target_open(kj, path, need, false, t);
 	err = unit_capture_stop(ctx);
 	CHECK(ret < 0);
 	CHECK_EQ_INT(t->fd, -1);
@@ -625,6 +668,84 @@ static void refused(struct unit_ctx *ctx, const char *path, uint64_t need,
 	CHECK_EQ_INT(after.st_mode, before.st_mode);
 	CHECK_EQ_U64(after.st_ino, before.st_ino);
 	CHECK_EQ_U64(after.st_size, before.st_size);
+}
+
+/*
+ * An existing file is only reused when it is this user's own, has no
+ * other name, is not reached through a symbolic link and sits in a
+ * directory others cannot write to.
+ */
+TEST(refuse_files_of_others)
+{
+	const char *dir = file_dir(ctx);
+	char path[4200], alias[4200], sub[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/image", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	close(fd);
+	snprintf(alias, sizeof(alias), "%s/symlink", dir);
+	CHECK(symlink(path, alias) == 0);
+	refused(ctx, alias, 1048576, "a symbolic link to a file: name the file itself");
+	snprintf(alias, sizeof(alias), "%s/hardlink", dir);
+	CHECK(link(path, alias) == 0);
+	refused(ctx, path, 1048576, "has 2 hard links");
+	CHECK(unlink(alias) == 0);
+	if (geteuid() == 0) {
+		CHECK(chown(path, 1000, 1000) == 0);
+		refused(ctx, path, 1048576, "owned by uid 1000, not by this user");
+		CHECK(chown(path, 0, 0) == 0);
+	}
+	snprintf(sub, sizeof(sub), "%s/open", dir);
+	CHECK(mkdir(sub, 0777) == 0 && chmod(sub, 0777) == 0);
+	snprintf(path, sizeof(path), "%s/image", sub);
+	refused(ctx, path, 1048576, "its directory");
+	CHECK(chmod(sub, 01777) == 0);	/* sticky, as /var/tmp: fine */
+	{
+		struct kj_ctx *kj = unit_kj(ctx, "");
+		struct kjh_target *t = new_target(ctx);
+
+		CHECK_EQ_INT(kjh_target_open(kj, path, 1048576, false, t), 0);
+	}
+}
+
+/* What a target holds, from its first bytes. */
+TEST(content_signatures)
+{
+	uint8_t *buf = unit_alloc(ctx, KJH_SIGNATURE_BYTES);
+	const char *what;
+
+	memset(buf, 0, KJH_SIGNATURE_BYTES);
+	CHECK_EQ_INT(kjh_signature(buf, KJH_SIGNATURE_BYTES, &what), KJH_CONTENT_EMPTY);
+	memcpy(buf, KJH_MAGIC, 8);
+	CHECK_EQ_INT(kjh_signature(buf, KJH_SIGNATURE_BYTES, &what), KJH_CONTENT_IMAGE);
+	memset(buf, 0, 8);
+	memcpy(buf + 512, "EFI PART", 8);
+	CHECK_EQ_INT(kjh_signature(buf, KJH_SIGNATURE_BYTES, &what), KJH_CONTENT_KNOWN);
+	CHECK_STR(what, "a GPT partition table");
+	memset(buf + 512, 0, 8);
+	buf[510] = 0x55;
+	buf[511] = 0xaa;
+	CHECK_EQ_INT(kjh_signature(buf, KJH_SIGNATURE_BYTES, &what), KJH_CONTENT_DATA);
+	buf[446 + 4] = 0x83;		/* a Linux partition */
+	CHECK_EQ_INT(kjh_signature(buf, KJH_SIGNATURE_BYTES, &what), KJH_CONTENT_KNOWN);
+	CHECK_STR(what, "an MBR partition table");
+	memset(buf, 0, 512);
+	buf[1080] = 0x53;
+	buf[1081] = 0xef;
+	CHECK_EQ_INT(kjh_signature(buf, KJH_SIGNATURE_BYTES, &what), KJH_CONTENT_KNOWN);
+	CHECK_STR(what, "an ext2/3/4 file system");
+	/* btrfs' magic lies past a short buffer: not seen, not read */
+	memset(buf, 0, KJH_SIGNATURE_BYTES);
+	memcpy(buf + 0x10040, "_BHRfS_M", 8);
+	CHECK_EQ_INT(kjh_signature(buf, 0x10040, &what), KJH_CONTENT_EMPTY);
+	CHECK_EQ_INT(kjh_signature(buf, KJH_SIGNATURE_BYTES, &what), KJH_CONTENT_KNOWN);
+	CHECK_STR(what, "a btrfs file system");
+	memset(buf, 0, KJH_SIGNATURE_BYTES);
+	memcpy(buf + 4086, "SWAPSPACE2", 10);
+	CHECK_EQ_INT(kjh_signature(buf, KJH_SIGNATURE_BYTES, &what), KJH_CONTENT_KNOWN);
+	CHECK_STR(what, "swap");
 }
 
 TEST(refuse_directory_fifo_chardev)
@@ -665,7 +786,7 @@ TEST(refuse_no_space)
 	snprintf(path, sizeof(path), "%s/huge", dir);
 	refused(ctx, path, 1ull << 60, "not enough free space: the image needs 1152921504606846976 more bytes");
 	/* an existing file is left as it was */
-	unit_write_file(ctx, dir, "huge", "x", 1);
+	unit_write_file(ctx, dir, "huge", "\0", 1);
 	refused(ctx, path, 1ull << 60, "not enough free space");
 	refused(ctx, path, ~0ull, "more than any target holds");
 }
@@ -675,12 +796,15 @@ UNIT_MAIN("target",
 	  RUN(busy_mounted),
 	  RUN(busy_swap_and_holders),
 	  RUN(busy_unknown),
+	  RUN(unreachable_stacked),
 	  RUN(rw_filesystems),
 	  RUN(rw_filesystems_no_superblock),
 	  RUN(crc32c_check_value),
 	  RUN(file_create_prepare_reopen),
 	  RUN(file_existing_sparse_grows),
 	  RUN(file_existing_larger),
+	  RUN(refuse_files_of_others),
+	  RUN(content_signatures),
 	  RUN(refuse_directory_fifo_chardev),
 	  RUN(refuse_tmpfs),
 	  RUN(refuse_no_space))

@@ -5,8 +5,10 @@
 # request pending in the
 # jump parameter page, the disk's first MiB, no file left behind.
 #
-# The disk (300 MiB) holds an ext2 file system and is too small for the
-# worst case of this machine's RAM.  The cases run with nothing loaded,
+# The disk (300 MiB) holds an ext2 file system (refused without
+# --overwrite) and is too small for the worst case of this machine's
+# RAM.  On it, files memory must never go into: another user's, one
+# reached through a symbolic link, one holding other data.  The cases run with nothing loaded,
 # with a crash kernel whose initramfs has no image writer, and with one
 # that has it.
 #: timeout 150
@@ -48,7 +50,9 @@ kj_table <<'TABLE'
 missing-dir    | "$KEXEC" --snapshot=/nowhere/at/all/hib.img | !0 | ^kexec: /nowhere/at/all/hib.img: no such directory$
 tmpfs-file     | "$KEXEC" --snapshot=/tmp/hib.img          | !0 | ^kexec: /tmp/hib.img: on tmpfs: not on a disk$
 char-device    | "$KEXEC" --hibernate=/dev/null            | !0 | ^kexec: /dev/null: a character device
-too-small      | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: /dev/vda: too small: the image needs [0-9]+ bytes for the worst case, the device has 314572800$
+fs-on-disk     | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: /dev/vda: holds an ext2/3/4 file system: not overwritten \(--overwrite to use it anyway\)$
+too-small      | "$KEXEC" --snapshot=$DISK --overwrite     | !0 | ^kexec: /dev/vda: too small: the image needs [0-9]+ bytes for the worst case, the device has 314572800$
+stray-overwrite | "$KEXEC" -j --overwrite                  | !0 | ^kexec: --overwrite: only with --hibernate or --snapshot$
 TABLE
 
 mkdir -p /mnt/fs
@@ -58,5 +62,20 @@ kj_run_fails mounted '^kexec: /dev/vda: in use: vda \(254:0\) is mounted on /mnt
 kj_run_fails no-space '^kexec: /mnt/fs/hib.img: not enough free space' \
 	"$KEXEC" --snapshot=/mnt/fs/hib.img
 kj_eq no-file-left "$(ls /mnt/fs/hib.img 2>&1 | grep -c 'No such file')" 1
+# files memory must never be written into: another user's (who could
+# read it), one through a symbolic link, one holding other data
+: >/mnt/fs/other.img && chown 1000:1000 /mnt/fs/other.img && chmod 666 /mnt/fs/other.img
+: >/mnt/fs/mine.img && ln -s /mnt/fs/mine.img /mnt/fs/link.img
+echo "a thesis" >/mnt/fs/thesis.odt
+# (reading them must not write the disk the table checks: no atime)
+mount -o remount,noatime /mnt/fs && sync
+sums=$(md5sum /mnt/fs/other.img /mnt/fs/mine.img /mnt/fs/thesis.odt | cut -c1-12 | tr '\n' ' ')
+kj_table <<'TABLE'
+other-owner    | "$KEXEC" --snapshot=/mnt/fs/other.img     | !0 | ^kexec: /mnt/fs/other.img: owned by uid 1000, not by this user: memory is never written into another's file$
+symlink        | "$KEXEC" --snapshot=/mnt/fs/link.img      | !0 | ^kexec: /mnt/fs/link.img: a symbolic link to a file: name the file itself$
+not-an-image   | "$KEXEC" --hibernate=/mnt/fs/thesis.odt   | !0 | ^kexec: /mnt/fs/thesis.odt: holds data that is not a kexec hibernation image: not overwritten \(--overwrite to use it anyway\)$
+TABLE
+kj_eq files-untouched "$(md5sum /mnt/fs/other.img /mnt/fs/mine.img /mnt/fs/thesis.odt | cut -c1-12 | tr '\n' ' ')" "$sums"
+kj_eq other-mode "$(stat -c '%a %u' /mnt/fs/other.img)" "666 1000"
 umount /mnt/fs
 kj_slot kexec_crash_loaded 1
