@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ctx.h"
+#include "hib/dev-info.h"
 #include "hib/host.h"
 #include "kjump/hib/image-read.h"
 #include "hib/mono-clock.h"
@@ -46,6 +47,8 @@ struct resume {
 	bool have_dev;
 	struct kjh_image img;
 	bool have_img;
+	int *held;			/* fds, one per recorded fs */
+	uint32_t nr_held;
 	char why[320];
 };
 
@@ -162,6 +165,56 @@ static int probe_fs(void *data, const struct kjh_fs *rec, struct kjh_fs *now)
 	return kjh_fs_probe_ext(r->ctx, now, why, sizeof(why));
 }
 
+/* A's file systems as A left them (checked again once tasks are frozen). */
+static int check_filesystems(struct resume *r)
+{
+	int ret = kjh_resume_check_fs(r->img.fs, r->img.hdr.fs_count,
+				      probe_fs, r, r->why, sizeof(r->why));
+
+	return ret ? refused(r, ret) : 0;
+}
+
+/*
+ * Every device of a file system A had open for writing, held O_EXCL until
+ * the restore: one mounted now (in any mount namespace, read-only too)
+ * refuses the image, and none can be mounted until A is back.  A device
+ * this boot does not have is left to the file system checks.
+ */
+static int hold_filesystems(struct resume *r)
+{
+	const struct kjh_fs *fs;
+	uint32_t i;
+	int fd;
+
+	r->held = calloc(r->img.hdr.fs_count + 1, sizeof(*r->held));
+	if (!r->held) {
+		snprintf(r->why, sizeof(r->why), "out of memory");
+		return refused(r, -ENOMEM);
+	}
+	for (i = 0; i < r->img.hdr.fs_count; i++) {
+		fs = &r->img.fs[i];
+		fd = dev_open_node(r->ctx, fs->dev_major, fs->dev_minor, O_EXCL);
+		if (fd == -EBUSY) {
+			snprintf(r->why, sizeof(r->why),
+				 "%.64s (%u:%u, %.16s): mounted or in use in this boot: resume before anything mounts it",
+				 fs->mountpoint, fs->dev_major, fs->dev_minor,
+				 fs->type);
+			return refused(r, -EBUSY);
+		}
+		if (fd >= 0)
+			r->held[r->nr_held++] = fd;
+	}
+	return 0;
+}
+
+static void release_filesystems(struct resume *r)
+{
+	while (r->nr_held)
+		close(r->held[--r->nr_held]);
+	free(r->held);
+	r->held = NULL;
+}
+
 static int check_sections(struct resume *r)
 {
 	const struct kjh_header *h = &r->img.hdr;
@@ -169,10 +222,12 @@ static int check_sections(struct resume *r)
 
 	ret = kjh_resume_check_ram(r->img.ram, h->ram_count, &r->host, r->why,
 				   sizeof(r->why));
-	if (!ret)
-		ret = kjh_resume_check_fs(r->img.fs, h->fs_count, probe_fs, r,
-					  r->why, sizeof(r->why));
-	return ret ? refused(r, ret) : 0;
+	if (ret)
+		return refused(r, ret);
+	ret = hold_filesystems(r);
+	if (ret)
+		return ret;
+	return check_filesystems(r);
 }
 
 /* Block 0 and the commit record, then what the image says about A. */
@@ -246,6 +301,10 @@ static int restore(struct resume *r)
 		goto out;
 	}
 	frozen = now_ms();
+	/* nothing changed them between the first look and the freeze */
+	ret = check_filesystems(r);
+	if (ret)
+		goto out;
 	/*
 	 * Chunks past the page cache: no copy, and no cache growing in the
 	 * memory the restore needs.
@@ -355,6 +414,7 @@ int kj_resume(struct kj_ctx *ctx, const struct kj_resume_spec *spec)
 		ret = check_image(&r);
 	if (!ret)
 		ret = restore(&r);
+	release_filesystems(&r);
 	if (r.have_img)
 		kjh_image_close(&r.img);
 	if (r.have_dev)

@@ -12,7 +12,8 @@
 #    a byte of the first chunk's data flipped: "corrupt: chunk 0", then put
 #    back; the commit record zeroed (a cut image): "no commit record",
 #    then put back; the ext4 file system mounted, a file touched,
-#    unmounted: "mounted since"; then kexec --invalidate, as a boot that
+#    unmounted: "mounted since" (and, mounted read-only while --resume
+#    runs: "mounted or in use in this boot"); then kexec --invalidate, as a boot that
 #    goes on without resuming runs it: "invalid: invalidated by kexec
 #    --invalidate", and a second --invalidate finds nothing to do.
 # After each refusal: exit status 1, one "kexec: resume: /dev/vda:" line,
@@ -126,8 +127,15 @@ A.5)
 	kj_match torn-kept "$(grep -E '^(state|verify):' /tmp/v.out | tr '\n' ' ')" \
 		'^state: committed verify: ok'
 
-	# the file system A had mounted, mounted and touched in between
+	# the file system A had mounted, mounted in this boot (read-only):
+	# refused while it is, whatever a superblock says (A' holds A's
+	# devices O_EXCL until the restore)
 	mkdir -p /mnt/fs
+	mount -t ext4 -o ro,noload $FS /mnt/fs
+	refused mounted-now '/mnt/fs \([0-9]+:[0-9]+, ext4\): mounted or in use in this boot: resume before anything mounts it'
+	umount /mnt/fs
+
+	# the file system A had mounted, mounted and touched in between
 	mount -t ext4 $FS /mnt/fs && touch /mnt/fs/touched && umount /mnt/fs
 	kj_ok "mounted and touched $FS"
 	refused fs-changed '/mnt/fs \([0-9]+:[0-9]+, ext4\): mounted since \(mount count [0-9]+, was [0-9]+'
