@@ -13,7 +13,9 @@
  *   kjump-save [--once] [--no-jump] [--no-power-off] [-v] [--root DIR]
  *              [--param FILE] [--status FILE] [--vmcore PATH] [--dev PATH]
  *
- * Exit: 0 saved (--no-jump), 1 failed, 2 bad usage, 3 no request.
+ * Exit: 0 saved (--no-jump), 1 failed, 2 bad usage, 3 no request (a
+ * plain jump), 4 entered by a crash of the other kernel (booted by it, or
+ * entered again while parked): there is nothing to serve, and no way back.
  */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
@@ -36,6 +38,7 @@
 #include "save.h"
 
 #define EXIT_NO_REQUEST	3
+#define EXIT_CRASH	4
 #define EXIT_USAGE	2
 #define PROGRESS_MS	2000u
 
@@ -128,9 +131,10 @@ static const char *rooted(const struct opts *o, const char *given,
 	return buf;
 }
 
+/* -ENODEV: no jump record leads to a page: a crash booted this kernel. */
 static int read_param(const char *path, struct kj_jump_param *p)
 {
-	ssize_t n = 0, r;
+	ssize_t n = 0, r = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
@@ -147,6 +151,8 @@ static int read_param(const char *path, struct kj_jump_param *p)
 		n += r;
 	}
 	close(fd);
+	if (!n && r < 0 && errno == ENODEV)
+		return -ENODEV;
 	if (n != (ssize_t)sizeof(*p) || p->magic != KJ_JUMP_PARAM_MAGIC ||
 	    p->version != KJ_JUMP_PARAM_VERSION ||
 	    p->size != KJ_JUMP_PARAM_SIZE ||
@@ -308,8 +314,17 @@ static int serve(struct kj_ctx *ctx, const struct opts *o,
 
 	memset(st, 0, sizeof(*st));
 	*mode = KJH_MODE_SNAPSHOT;	/* failures go back to A */
-	if (!param || read_param(rooted(o, o->param, KJ_JUMP_REQUEST_PATH,
-					pbuf, sizeof(pbuf)), param))
+	if (!param)
+		goto out;
+	r = read_param(rooted(o, o->param, KJ_JUMP_REQUEST_PATH, pbuf,
+			      sizeof(pbuf)), param);
+	if (r == -ENODEV) {
+		fputs("kjump-save: entered by a crash of the other kernel: nothing to serve\n",
+		      stderr);
+		r = EXIT_CRASH;
+		goto out;
+	}
+	if (r)
 		goto out;
 	if (!param->request_len) {
 		fputs("kjump-save: no hibernation request\n", stderr);
@@ -404,7 +419,7 @@ int main(int argc, char **argv)
 	enum kjh_mode mode;
 	struct opts o;
 	char sbuf[4096], why[96];
-	int r;
+	int r, jumped;
 
 	if (parse_opts(argc, argv, &o))
 		return EXIT_USAGE;
@@ -420,7 +435,8 @@ int main(int argc, char **argv)
 	for (;;) {
 		got_signal = 0;
 		r = serve(ctx, &o, &st, &mode, &sv);
-		if (r == EXIT_NO_REQUEST || (r && !st.reason[0]))
+		if (r == EXIT_NO_REQUEST || r == EXIT_CRASH ||
+		    (r && !st.reason[0]))
 			break;		/* nothing asked, or nowhere to answer */
 		if (!r && mode == KJH_MODE_HIBERNATE && !o.no_jump) {
 			power_off(&o, why, sizeof(why));
@@ -432,7 +448,10 @@ int main(int argc, char **argv)
 			r = 1;
 		if (o.no_jump)
 			break;
-		if (kj_jump(ctx, 0) || o.once)
+		jumped = kj_jump(ctx, 0);
+		if (jumped == -EOWNERDEAD)
+			r = EXIT_CRASH;	/* entered again by the other's crash */
+		if (jumped || o.once)
 			break;
 	}
 	kj_ctx_free(ctx);

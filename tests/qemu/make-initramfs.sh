@@ -232,7 +232,8 @@ fetch_debs
 inputs_hash=$( {
 	cd "$here"
 	echo "== cc $guest_cc $arch vmlinux=$with_vmlinux"
-	for f in make-initramfs.sh guest/* tools/*.[ch] scenarios/*.guest.sh; do
+	for f in make-initramfs.sh guest/* tools/*.[ch] scenarios/*.guest.sh \
+	    ../../hibernate/kjump-mkinitramfs; do
 		echo "== $f"
 		cat "$f"
 	done
@@ -437,6 +438,13 @@ fi
 cp "$stage/initrd-b.cpio" "$a/boot/initrd-b.cpio"
 # B with the image writer's marker, for the hibernation scenarios
 with_helper_marker "$stage/initrd-b.cpio" "$a/boot/initrd-b-hib.cpio"
+# and the writer's own initramfs, as a user builds it (its /init, not the
+# scenarios'), from the guest's busybox and this tree's programs
+if [ -n "$kexec_ours" ] && [ -n "$kjump_save" ] && [ "$arch" = i386 ]; then
+	sh "$top/hibernate/kjump-mkinitramfs" -o "$a/boot/kjump-b.img" \
+		-b "$ex/bin/busybox" -x "$kexec_ours" -s "$kjump_save" >&2 ||
+		die "kjump-mkinitramfs failed"
+fi
 if [ -n "$kexec_test" ]; then
 	cp "$kexec_test" "$a/boot/kexec_test"
 fi
