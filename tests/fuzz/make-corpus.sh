@@ -1,7 +1,7 @@
 #!/bin/sh
 # make-corpus.sh SRCDIR MAKE_SEEDS OUTDIR: the fuzzers' seed corpora,
 # OUTDIR/<harness>/, a few small valid inputs each:
-#   bzimage, elf   from MAKE_SEEDS (synthetic, built field by field)
+#   bzimage, elf, image  from MAKE_SEEDS (synthetic, built field by field)
 #   iomem          the /proc/iomem fixtures
 #   memmap         the same behind a 0 byte (iomem mode), and the
 #                  /sys/firmware/memmap fixtures as "start\nend\ntype\n"

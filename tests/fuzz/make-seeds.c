@@ -3,7 +3,10 @@
  * make-seeds DIR: write small valid binary inputs for the fuzzers into
  * DIR/bzimage (synthetic bzImages, see tests/unit/synth-bzimage.h) and
  * DIR/elf (i386 ELF executables built field by field from the System V
- * ABI).  The text seeds come from tests/unit/fixtures (make-corpus.sh).
+ * ABI) and DIR/image (a small complete hibernation image, built field by
+ * field from include/kjump/hib/image-format.h, laid out as fuzz_image.c
+ * reads it).  The text seeds come from tests/unit/fixtures
+ * (make-corpus.sh).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kjump/hib/crc32c.h"
+#include "kjump/hib/image-format.h"
 #include "synth-bzimage.h"
 
 static int put_file(const char *dir, const char *name, const void *buf,
@@ -175,6 +180,97 @@ static int subdir(char *out, size_t size, const char *dir, const char *name)
 	return 0;
 }
 
+/*
+ * A complete image of two pages (one stored, one zero), as fuzz_image.c
+ * reads its input: block 0, then the image from KJH_DATA_OFF on.
+ */
+#define IMG_BLOCKS	7u		/* after block 0: sections ... commit */
+
+static uint64_t img_off(unsigned int block)
+{
+	return KJH_DATA_OFF + (uint64_t)block * KJH_BLOCK;
+}
+
+static int image_seed(const char *dir)
+{
+	static uint8_t buf[KJH_BLOCK * (1 + IMG_BLOCKS)];
+	uint8_t *rest = buf + KJH_BLOCK;
+	struct kjh_header *h = (struct kjh_header *)buf;
+	struct kjh_ram_range *ram = (struct kjh_ram_range *)rest;
+	struct kjh_run *runs = (struct kjh_run *)(rest + 2 * KJH_BLOCK);
+	struct kjh_chunk *ch = (struct kjh_chunk *)(rest + 3 * KJH_BLOCK);
+	uint8_t *page = (uint8_t *)(ch + 1);
+	struct kjh_chunk_ref *ref;
+	struct kjh_commit *cm;
+	unsigned int i;
+
+	memset(buf, 0, sizeof(buf));
+	ram[0] = (struct kjh_ram_range){ 0x100000, 0x1fffffff };
+	for (i = 0; i < KJH_PAGE; i++)
+		page[i] = (uint8_t)(i * 7);
+	runs[0] = (struct kjh_run){ 0x100, 1, 0 };
+	runs[1] = (struct kjh_run){ 0x101, 1, KJH_RUN_ZERO };
+	ch->magic = KJH_CHUNK_MAGIC;
+	ch->page_count = 1;
+	ch->raw_len = ch->stored_len = KJH_PAGE;
+	ch->raw_crc = ch->stored_crc = kjh_crc32c(0, page, KJH_PAGE);
+	ch->header_crc = kjh_crc32c(0, ch, sizeof(*ch));
+	ref = (struct kjh_chunk_ref *)(rest + 5 * KJH_BLOCK);
+	*ref = (struct kjh_chunk_ref){ img_off(3), KJH_PAGE, ch->raw_crc };
+
+	memcpy(h->magic, KJH_MAGIC, 8);
+	h->version = KJH_VERSION;
+	h->header_size = KJH_BLOCK;
+	h->state = KJH_STATE_COMMITTED;
+	snprintf(h->id.release, sizeof(h->id.release), "6.1.0-kjump");
+	snprintf(h->id.version, sizeof(h->id.version), "#1 SMP");
+	snprintf(h->id.machine, sizeof(h->id.machine), "i686");
+	h->page_size = KJH_PAGE;
+	h->kernel_word = 4;
+	h->capacity = img_off(IMG_BLOCKS);
+	h->ram_off = img_off(0);
+	h->ram_count = 1;
+	h->fs_off = img_off(1);
+	h->crash_start = 0x10000000;
+	h->crash_end = 0x13ffffff;
+	h->swsusp_off = img_off(1);
+	h->run_off = img_off(2);
+	h->run_count = 2;
+	h->pages = 2;
+	h->data_pages = 1;
+	h->zero_pages = 1;
+	h->map_pages = 2;
+	h->chunk_pages = 64;
+	h->chunk_off = img_off(3);
+	h->chunk_count = 1;
+	h->index_off = img_off(5);
+	h->index_crc = kjh_crc32c(0, ref, sizeof(*ref));
+	h->runs_crc = kjh_crc32c(0, runs, 2 * sizeof(*runs));
+	h->swsusp_crc = kjh_crc32c(0, rest + KJH_BLOCK, KJH_BLOCK);
+	h->sections_crc = kjh_crc32c(0, ram, sizeof(*ram));
+	h->raw_bytes = h->stored_bytes = KJH_PAGE;
+	h->commit_off = img_off(6);
+	h->image_bytes = img_off(IMG_BLOCKS);
+	cm = (struct kjh_commit *)(rest + 6 * KJH_BLOCK);
+	memcpy(cm->magic, KJH_COMMIT_MAGIC, 8);
+	cm->chunk_count = 1;
+	cm->image_bytes = h->image_bytes;
+	cm->data_pages = 1;
+	cm->index_crc = h->index_crc;
+	cm->runs_crc = h->runs_crc;
+	cm->swsusp_crc = h->swsusp_crc;
+	cm->sections_crc = h->sections_crc;
+	cm->crc = kjh_crc32c(0, cm, sizeof(*cm));
+	h->header_crc = kjh_crc32c(0, h, KJH_HEADER_SEALED);
+	if (put_file(dir, "committed", buf, sizeof(buf)))
+		return -1;
+	/* 1 << 28 runs: 16 bytes each wrapped a 32-bit size to 0 once */
+	h->run_count = 1u << 28;
+	h->header_crc = 0;
+	h->header_crc = kjh_crc32c(0, h, KJH_HEADER_SEALED);
+	return put_file(dir, "runs-wrap-32", buf, sizeof(buf));
+}
+
 int main(int argc, char **argv)
 {
 	char dir[4096];
@@ -190,6 +286,8 @@ int main(int argc, char **argv)
 	    bzimage_seed(dir, "signed-64", signed_64))
 		return 1;
 	if (subdir(dir, sizeof(dir), argv[1], "elf") || elf_seeds(dir))
+		return 1;
+	if (subdir(dir, sizeof(dir), argv[1], "image") || image_seed(dir))
 		return 1;
 	return 0;
 }

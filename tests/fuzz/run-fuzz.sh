@@ -5,6 +5,8 @@
 #
 #   PASS: fuzz/<name>: <N> executions in <S> s, 0 crashes
 #   FAIL: fuzz/<name>: crash after <N> executions: <artifact>
+#   PASS: fuzz/image-i386: replayed <N> inputs   (the image corpus through
+#         the -m32 reader, tests/fuzz/replay-image-i386, when it is built)
 #   fuzz: <H> harnesses, <N> executions, <C> crashes, <S> s each
 #
 # fuzz exits 1 if a harness crashed or there is no fuzzer to run; check
@@ -53,6 +55,7 @@ fi
 max_len() {
 	case $1 in
 	bzimage) echo 16384 ;;
+	image) echo 65536 ;;
 	elf) echo 8192 ;;
 	*) echo 4096 ;;
 	esac
@@ -100,6 +103,19 @@ for n in $names; do
 	grep -E 'ERROR|invariant broken|runtime error|SUMMARY' "$log" |
 		head -n 5 | sed 's/^/    /'
 done
+
+# The image corpus (seeds and what the fuzzer grew) through the 32-bit
+# reader, where libFuzzer cannot run.
+replay=$dir/replay-image-i386
+if [ -x "$replay" ] && [ -d "$dir/corpus/image" ]; then
+	mkdir -p "$dir/work/image"
+	if out=$("$replay" "$dir/corpus/image" "$dir/work/image" 2>&1); then
+		echo "PASS: fuzz/image-i386: $out"
+	else
+		echo "FAIL: fuzz/image-i386: $(echo "$out" | tail -n 1)"
+		total_crashes=$((total_crashes + 1))
+	fi
+fi
 
 echo "fuzz: $count harnesses, $total_execs executions, $total_crashes crashes, $secs s each"
 [ "$total_crashes" -eq 0 ]
