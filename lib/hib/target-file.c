@@ -93,6 +93,22 @@ static int check_fs_type(struct kj_ctx *ctx, const char *path, uint32_t magic)
 	return -EINVAL;
 }
 
+/*
+ * An xfs realtime file: FIEMAP's offsets are on the realtime device, not
+ * the one st_dev names, so B would write the data device.
+ */
+static int check_realtime(struct kj_ctx *ctx, const char *path, int fd)
+{
+	struct fsxattr fx;
+
+	if (ioctl(fd, FS_IOC_FSGETXATTR, &fx) ||
+	    !(fx.fsx_xflags & FS_XFLAG_REALTIME))
+		return 0;
+	kj_err(ctx, "%s: an xfs realtime file: its blocks are on the realtime device, which the image's device number does not name",
+	       path);
+	return -EINVAL;
+}
+
 /* Inode flags that store the data otherwise than as raw blocks. */
 static int check_inode_flags(struct kj_ctx *ctx, const char *path, int fd,
 			     bool written)
@@ -621,6 +637,8 @@ static int setup_file(struct kj_ctx *ctx, struct kjh_target *t,
 		ret = check_fs_type(ctx, t->path, (uint32_t)sfs.f_type);
 	if (!ret)
 		ret = check_inode_flags(ctx, t->path, t->fd, false);
+	if (!ret)
+		ret = check_realtime(ctx, t->path, t->fd);
 	if (!ret)
 		ret = check_journal_data(ctx, t->path, &st);
 	if (!ret)
