@@ -111,6 +111,9 @@ static void print_header(const struct kjh_image *img)
 	printf("map pages: %" PRIu64 "\n", h->map_pages);
 	printf("free pages: %" PRIu64 "\n", h->free_pages);
 	printf("runs: %" PRIu64 "\n", h->run_count);
+	printf("tables: RAM map at byte %" PRIu64 ", file systems at byte %" PRIu64
+	       ", swsusp header at byte %" PRIu64 ", runs at byte %" PRIu64 "\n",
+	       h->ram_off, h->fs_off, h->swsusp_off, h->run_off);
 	printf("compression: %s\n",
 	       kjh_compress_name((enum kjh_compress)h->compress));
 	printf("chunks: %" PRIu64 " of %u pages, the first at byte %" PRIu64 "\n",

@@ -380,14 +380,29 @@ kj_counter_read() {
 	case $_c in '' | *[!0-9]*) echo 0 ;; *) echo "$_c" ;; esac
 }
 
-# kj_counter_wait PREV: wait (5 s of monotime at most, not a sleep) for
-# the thawed counter loop to pass PREV; print "NOW advanced" or
-# "NOW stuck".
+# kj_monotime: monotime's microseconds, tried again when it could not
+# start (as cat, with most of memory in use and locked, right after a
+# thaw); 0 after 100 tries.
+kj_monotime() {
+	_mi=0
+	while [ $_mi -lt 100 ]; do
+		_m=$(monotime 2>/dev/null)
+		case $_m in '' | *[!0-9]*) _mi=$((_mi + 1)) ;; *) echo "$_m"; return ;; esac
+	done
+	echo 0
+}
+
+# kj_counter_wait PREV: wait (5 s of monotime at most, not a sleep; and
+# at most 20000 reads, should monotime never start) for the thawed
+# counter loop to pass PREV; print "NOW advanced" or "NOW stuck".
 kj_counter_wait() {
-	_tw=$(($(monotime) + 5000000))
+	_tw=$(($(kj_monotime) + 5000000))
 	_now=$(kj_counter_read)
-	while [ "$_now" -le "$1" ] && [ "$(monotime)" -lt $_tw ]; do
+	_reads=0
+	while [ "$_now" -le "$1" ] && [ $_reads -lt 20000 ] &&
+	      [ "$(kj_monotime)" -lt $_tw ]; do
 		_now=$(kj_counter_read)
+		_reads=$((_reads + 1))
 	done
 	if [ "$_now" -gt "$1" ]; then echo "$_now advanced"; else echo "$_now stuck"; fi
 }

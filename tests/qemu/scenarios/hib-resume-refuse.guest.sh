@@ -10,7 +10,8 @@
 # Boot 4, A' with crashkernel=32M: "another crash region".
 # Boot 5, A':
 #    a byte of the first chunk's data flipped: "corrupt: chunk 0", then put
-#    back; the commit record zeroed (a cut image): "no commit record",
+#    back; a byte of the runs, the swsusp header block and A's RAM map
+#    each flipped: refused by its checksum, then put back; the commit record zeroed (a cut image): "no commit record",
 #    then put back; the ext4 file system mounted, a file touched,
 #    unmounted: "mounted since" (and, mounted read-only while --resume
 #    runs: "mounted or in use in this boot"); then kexec --invalidate, as a boot that
@@ -70,6 +71,18 @@ put_byte() {
 	printf "\\$2" | dd of=$DISK bs=1 seek="$1" conv=notrunc,fsync 2>/dev/null
 }
 
+# flip_table WHAT TABLE WHY: one byte of TABLE (as --image-info's
+# "tables:" line names it) flipped: --resume refuses with WHY; put back
+flip_table() {
+	_off=$(info tables | sed -n "s/.*$2 at byte \([0-9]*\).*/\1/p")
+	_off=$((_off + 1))
+	_old=$(byte_at $_off)
+	put_byte $_off "$(printf '%03o' $((0$_old ^ 01)))"
+	"$KEXEC" --resume=$DISK >/tmp/r.out 2>/tmp/r.err
+	kj_eq "flipped-$1" "rc=$? $(cat /tmp/r.err)" "rc=1 kexec: resume: $DISK: $3"
+	put_byte $_off "$_old"
+}
+
 case $KJ_STAGE.$KJ_BOOT in
 A.1)
 	kj_need_kexec
@@ -114,6 +127,12 @@ A.5)
 	"$KEXEC" --image-info=$DISK --verify >/tmp/v.out 2>&1
 	kj_match corrupt-kept "$(grep -E '^(state|verify):' /tmp/v.out | tr '\n' ' ')" \
 		'^state: committed verify: ok'
+
+	# a flipped byte in each table the pages' placement depends on:
+	# refused by its checksum, then put back
+	flip_table runs 'runs' "the runs' checksum is wrong"
+	flip_table swsusp 'swsusp header' "the swsusp header's checksum is wrong"
+	flip_table sections 'RAM map' "the checksum of A's RAM map and file systems is wrong"
 
 	# a cut image: its commit record, the last block, gone
 	commit=$(($(info 'image bytes') - 4096))
