@@ -90,8 +90,7 @@ static void print_header(const struct kjh_image *img)
 	const struct kjh_header *h = &img->hdr;
 
 	printf("state: %s\n", kjh_state_name(h->state));
-	printf("resumable: %s\n", h->state == KJH_STATE_COMMITTED &&
-	       !(h->flags & KJH_F_SNAPSHOT) ? "yes" :
+	printf("resumable: %s\n", kjh_header_resumable(h) ? "yes" :
 	       "no (a snapshot: its kernel ran on after the save)");
 	printf("version: %u\n", h->version);
 	printf("mode: %s\n", h->flags & KJH_F_SNAPSHOT ? "snapshot" :

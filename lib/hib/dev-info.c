@@ -74,6 +74,7 @@ int dev_mount_parse(char *line, struct mount_entry *e)
 	e->fstype = opt ? dev_next_field(&line) : NULL;
 	if (!e->fstype)
 		return -EINVAL;
+	/* after the type: the source, then the super options */
 	e->super_opts = dev_next_field(&line) ? dev_next_field(&line) : NULL;
 	if (!e->super_opts)
 		e->super_opts = "";

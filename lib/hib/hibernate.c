@@ -226,23 +226,34 @@ static int write_request(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 }
 
 /*
- * Leave no request behind when we do not jump after all: one NUL byte
- * withdraws it (a write of nothing never reaches the kernel).
+ * One NUL byte withdraws the request in the page at path (a write of
+ * nothing never reaches the kernel): 0 or -errno.
  */
+static int withdraw_request(const char *path)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "", 1) != 1)
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* Leave no request behind when we do not jump after all. */
 static void clear_request(struct kj_ctx *ctx)
 {
 	char path[KJ_PATH_MAX];
-	int fd, err = 0;
+	int ret;
 
-	fd = open(kj_path(ctx, KJ_JUMP_REQUEST_PATH, path, sizeof(path)),
-		  O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "", 1) != 1)
-		err = errno ? errno : EIO;
-	if (fd >= 0 && close(fd) && !err)
-		err = errno;
-	if (err)
+	ret = withdraw_request(kj_path(ctx, KJ_JUMP_REQUEST_PATH, path,
+				       sizeof(path)));
+	if (ret)
 		kj_warn(ctx, "%s: withdrawing the request: %s", path,
-			strerror(err));
+			strerror(-ret));
 }
 
 int kj_withdraw_stale_request(struct kj_ctx *ctx)
@@ -251,7 +262,7 @@ int kj_withdraw_stale_request(struct kj_ctx *ctx)
 	const struct kj_jump_param *p;
 	struct kjh_request req;
 	size_t len;
-	int fd, ret;
+	int ret;
 
 	kj_path(ctx, KJ_JUMP_REQUEST_PATH, path, sizeof(path));
 	if (read_file(path, 2 * KJ_JUMP_PARAM_SIZE, &text, &len))
@@ -264,19 +275,16 @@ int kj_withdraw_stale_request(struct kj_ctx *ctx)
 	free(text);
 	if (!ret)
 		return 0;	/* none, or not ours: another use of the page */
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd >= 0 && write(fd, "", 1) == 1) {
-		close(fd);
+	ret = withdraw_request(path);
+	if (!ret) {
 		kj_warn(ctx, "jump: withdrew a hibernation request that a failed kexec --hibernate or --snapshot left behind");
 		return 1;
 	}
-	ret = fd < 0 || errno != EPERM ? -errno : 0;
-	if (fd >= 0)
-		close(fd);
 	/* EPERM: entered by a jump, the request is the other kernel's */
-	if (ret)
-		kj_err(ctx, "jump: %s holds a hibernation request that cannot be withdrawn: %s",
-		       path, strerror(-ret));
+	if (ret == -EPERM)
+		return 0;
+	kj_err(ctx, "jump: %s holds a hibernation request that cannot be withdrawn: %s",
+	       path, strerror(-ret));
 	return ret;
 }
 

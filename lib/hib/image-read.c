@@ -253,6 +253,12 @@ const char *kjh_state_name(uint32_t state)
 	return "unknown";
 }
 
+bool kjh_header_resumable(const struct kjh_header *hdr)
+{
+	return hdr->state == KJH_STATE_COMMITTED &&
+	       !(hdr->flags & KJH_F_SNAPSHOT);
+}
+
 const char *kjh_invalid_why_text(uint32_t why)
 {
 	static const char *const texts[] = {

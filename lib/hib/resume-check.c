@@ -28,7 +28,7 @@ static int check_state(const struct kjh_header *hdr, char *why,
 {
 	switch (hdr->state) {
 	case KJH_STATE_COMMITTED:
-		if (!(hdr->flags & KJH_F_SNAPSHOT))
+		if (kjh_header_resumable(hdr))
 			return 0;
 		/* fall through */
 	case KJH_STATE_SNAPSHOT:

@@ -28,6 +28,7 @@
 #include "hib/dev-info.h"
 #include "hib/host.h"
 #include "kjump/hib/image-read.h"
+#include "kjump/hib/image-write.h"
 #include "hib/mono-clock.h"
 #include "hib/resume-check.h"
 #include "hib/swsusp-stream.h"
@@ -339,18 +340,6 @@ out:
 	return ret;
 }
 
-/* Block 0, INVALID for why, synced. */
-static int write_invalid(struct resume *r, struct kjh_header *hdr,
-			 enum kjh_invalid_why why)
-{
-	hdr->state = KJH_STATE_INVALID;
-	hdr->invalid_why = why;
-	kjh_header_seal(hdr);
-	if (kjh_dev_pwrite(&r->dev, hdr, sizeof(*hdr), 0))
-		return -EIO;
-	return fdatasync(r->fd) ? -errno : 0;
-}
-
 static int invalidate(struct resume *r)
 {
 	struct kjh_header hdr;
@@ -365,13 +354,12 @@ static int invalidate(struct resume *r)
 	}
 	if (kjh_header_check(&hdr, r->why, sizeof(r->why)))
 		done = "no resumable image";
-	else if (hdr.state != KJH_STATE_COMMITTED ||
-		 (hdr.flags & KJH_F_SNAPSHOT))
+	else if (!kjh_header_resumable(&hdr))
 		done = "not resumable already";
 	else
 		done = NULL;
 	if (!done) {
-		ret = write_invalid(r, &hdr, KJH_INVALID_BY_REQUEST);
+		ret = kjh_write_invalid(&r->dev, &hdr, KJH_INVALID_BY_REQUEST);
 		if (ret) {
 			snprintf(r->why, sizeof(r->why), "writing block 0: %s",
 				 strerror(-ret));

@@ -66,6 +66,8 @@ int kjh_extents_read(const struct kjh_dev *dev0, const uint8_t *nonce,
 		     uint8_t *blk, char *why, size_t why_size);
 
 const char *kjh_state_name(uint32_t state);
+/* A resume may restore it: COMMITTED, and not saved for A to run on. */
+bool kjh_header_resumable(const struct kjh_header *hdr);
 /* Why an INVALID image is invalid, from its invalid_why. */
 const char *kjh_invalid_why_text(uint32_t why);
 /* header_crc over the first KJH_HEADER_SEALED bytes; reserved zeroed. */
