@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "kjump/kjump.h"
+#include "dev-node.h"
 #include "save.h"
 
 #define EXIT_NO_REQUEST	3
@@ -186,42 +187,6 @@ static int write_status(const char *path, const struct kjh_status *st)
 	return 0;
 }
 
-/* DEVNAME= of /sys/dev/block/MAJ:MIN/uevent as /dev/NAME, else a mknod. */
-static int find_dev(const struct opts *o, const struct kjh_request *req,
-		    char *node, size_t size)
-{
-	dev_t want = makedev(req->dev_major, req->dev_minor);
-	char path[4096], line[512];
-	struct stat sb;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u/uevent", o->root,
-		 req->dev_major, req->dev_minor);
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "DEVNAME=", 8))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(node, size, "/dev/%s", line + 8);
-		if (!stat(node, &sb) && S_ISBLK(sb.st_mode) &&
-		    sb.st_rdev == want) {
-			fclose(f);
-			return 0;
-		}
-	}
-	if (f)
-		fclose(f);
-	snprintf(node, size, "/tmp/kjump-save-%u-%u", req->dev_major,
-		 req->dev_minor);
-	unlink(node);
-	if (mknod(node, S_IFBLK | 0600, want)) {
-		fprintf(stderr, "kjump-save: no node for device %u:%u: %s\n",
-			req->dev_major, req->dev_minor, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------------- the user */
 
 static void keys_on(struct ui *ui)
@@ -351,16 +316,18 @@ static int serve(struct kj_ctx *ctx, const struct opts *o,
 	}
 	if (o->dev)
 		snprintf(node, sizeof(sv->node), "%s", o->dev);
-	else if (find_dev(o, &req, node, sizeof(sv->node))) {
+	else if ((r = kjs_dev_node(o->root, req.dev_major, req.dev_minor,
+				   node, sizeof(sv->node)))) {
 		st->result = KJH_RESULT_ERROR;
 		snprintf(st->reason, sizeof(st->reason),
-			 "no device node for %u:%u", req.dev_major,
-			 req.dev_minor);
+			 "no device node for %u:%u: %s", req.dev_major,
+			 req.dev_minor, strerror(-r));
+		fprintf(stderr, "kjump-save: %s\n", st->reason);
 		r = 1;
 		goto out;
 	}
 	job = (struct kjs_job){ ctx, param, &req, o->vmcore, node, progress,
-				cancelled, &ui, false };
+				cancelled, &ui, false, o->root };
 	keys_on(&ui);
 	r = kjs_save(&job, st) ? 1 : 0;
 	keys_off(&ui);

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "kjump/kjump-hib.h"
+#include "fs-record.h"
 #include "pipeline.h"
 #include "vmcore-map.h"
 #include "save.h"
@@ -480,11 +481,9 @@ static int layout(struct save *s)
 				   sizeof(struct kjh_ram_range));
 		start = end > start ? end : start;
 	}
-	if (h->fs_count) {
-		end = kjh_round_up(h->fs_off + (uint64_t)h->fs_count *
-				   sizeof(struct kjh_fs));
-		start = end > start ? end : start;
-	}
+	end = kjh_round_up(h->fs_off + (uint64_t)KJH_FS_SLOTS *
+			   sizeof(struct kjh_fs));
+	start = end > start ? end : start;
 	h->kernel_word = s->job->param->kernel_word;
 	h->map_pages = s->job->param->map_pages;
 	h->free_pages = s->job->param->free_pages;
@@ -861,6 +860,17 @@ static void fill_status(struct save *s)
 	st->write_ms = elapsed_ms(s);
 }
 
+/* A's file systems, fingerprinted now that A is frozen. */
+static int record_fs(struct save *s)
+{
+	char why[sizeof(s->st->reason)];
+	int r;
+
+	r = kjs_record_filesystems(s->job, s->vc, &s->dev, &s->hdr, why,
+				   sizeof(why));
+	return r ? fail(s, r, "%s", why) : 0;
+}
+
 static int run(struct save *s)
 {
 	uint8_t *swsusp = block_alloc(KJH_BLOCK);
@@ -882,6 +892,9 @@ static int run(struct save *s)
 	if (r)
 		goto out;
 	s->written = true;
+	r = record_fs(s);
+	if (r)
+		goto out;
 	s->hdr.swsusp_crc = kjh_crc32c(0, swsusp, KJH_BLOCK);
 	r = kjh_writer_begin(&s->w, &s->dev, &s->hdr, PIPE_BATCH_BYTES);
 	if (!r)

@@ -32,6 +32,8 @@ struct kjs_job {
 	void *data;
 	/* read() the core even where it could be mapped (tests) */
 	bool no_mmap;
+	/* prefixes /sys for A's file systems' devices ("": none) */
+	const char *root;
 };
 
 /*

@@ -56,6 +56,14 @@ static void print_ram(const struct kjh_image *img)
 		       img->ram[i].end);
 }
 
+static void print_uuid(const uint8_t *u)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		printf("%02x", u[i]);
+}
+
 static void print_fs(const struct kjh_image *img)
 {
 	const struct kjh_fs *fs;
@@ -64,8 +72,16 @@ static void print_fs(const struct kjh_image *img)
 	printf("file systems: %u\n", img->hdr.fs_count);
 	for (i = 0; i < img->hdr.fs_count; i++) {
 		fs = &img->fs[i];
-		printf("fs: %u:%u %.16s %.64s\n", fs->dev_major, fs->dev_minor,
-		       fs->type, fs->mountpoint);
+		printf("fs: %u:%u %.16s %.64s uuid ", fs->dev_major,
+		       fs->dev_minor, fs->type, fs->name);
+		print_uuid(fs->uuid);
+		if (!(fs->flags & KJH_FS_PRINTED))
+			printf(" no fingerprint\n");
+		else if (fs->flags & KJH_FS_LOG)
+			printf(" sb %08x log %08x at 0x%" PRIx64 "\n",
+			       fs->sb_crc, fs->log_crc, fs->log_pos);
+		else
+			printf(" sb %08x\n", fs->sb_crc);
 	}
 }
 

@@ -38,6 +38,6 @@ apt-get install -y -q --no-install-recommends --allow-downgrades \
 	build-essential gcc-multilib autoconf automake make pkg-config \
 	qemu-system-x86 linux-source-6.1 linux-source-6.12 \
 	flex bison bc libelf-dev libssl-dev cpio xz-utils gzip ccache \
-	busybox-static file ca-certificates \
+	busybox-static file ca-certificates xfsprogs dosfstools \
 	clang libclang-rt-14-dev \
 	liblz4-dev libzstd-dev liblz4-dev:i386 libzstd-dev:i386 $pinned

@@ -11,7 +11,8 @@
  *    hib/jump-param.h);
  *  - CRC-32C and the chunk codecs (hib/crc32c.h, hib/compress.h);
  *  - the reader and the writer of an image on a block device or in a
- *    file's extents (hib/image-read.h, hib/image-write.h).
+ *    file's extents (hib/image-read.h, hib/image-write.h);
+ *  - the fingerprints of A's file systems (hib/fs-print.h).
  * The rules of kjump.h hold here too, except that most of these
  * functions take no context: they return -errno, with a one-line reason
  * in the caller's buffer where they take one, and the caller reports.
@@ -26,5 +27,6 @@
 #include "kjump/hib/jump-param.h"
 #include "kjump/hib/image-read.h"
 #include "kjump/hib/image-write.h"
+#include "kjump/hib/fs-print.h"
 
 #endif

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The read-write file systems A leaves behind, and the identity of an
- * ext2/3/4 one read from its superblock (target.h: kjh_rw_filesystems(),
- * kjh_fs_probe_ext()), so that a resume can tell that one was mounted
- * since.
+ * A's read-write file systems: as A's user space sees them before the
+ * jump (target.h: kjh_rw_filesystems()), where each is mounted, for B's
+ * list, and a refusal of what a resume could not check (a type with no
+ * fingerprint, active swap); and at resume, the device of this boot that
+ * holds each one B recorded (kjh_fs_find()).
  */
 #define _FILE_OFFSET_BITS 64
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,85 +18,10 @@
 
 #include "ctx.h"
 #include "hib/dev-info.h"
+#include "kjump/hib/fs-print.h"
 #include "hib/target.h"
 
 /* ------------------------------------------------- rw file systems */
-
-#define EXT_SB_OFF		1024
-#define EXT_SB_SIZE		1024
-#define EXT_SB_MTIME		0x2c
-#define EXT_SB_WTIME		0x30
-#define EXT_SB_MNT_COUNT	0x34
-#define EXT_SB_MAGIC		0x38
-#define EXT_SB_UUID		0x68
-#define EXT_SB_WTIME_HI		0x274
-#define EXT_SB_MTIME_HI		0x275
-
-static uint32_t le32_at(const unsigned char *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint16_t le16_at(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-int kjh_fs_probe_ext(struct kj_ctx *ctx, struct kjh_fs *f, char *why,
-		     size_t why_size)
-{
-	unsigned char sb[EXT_SB_SIZE];
-	struct stat st;
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = dev_open_node(ctx, f->dev_major, f->dev_minor, 0);
-	if (fd < 0) {
-		snprintf(why, why_size, "cannot open its device to read the superblock: %s",
-			 strerror(-fd));
-		return fd;
-	}
-	if (!fstat(fd, &st) && S_ISBLK(st.st_mode) &&
-	    st.st_rdev != makedev(f->dev_major, f->dev_minor)) {
-		snprintf(why, why_size, "its device node is another device");
-		ret = -ENODEV;
-		goto out;
-	}
-	n = pread(fd, sb, sizeof(sb), EXT_SB_OFF);
-	if (n != (ssize_t)sizeof(sb) || le16_at(sb + EXT_SB_MAGIC) != 0xef53) {
-		ret = n < 0 ? -errno : -EINVAL;
-		snprintf(why, why_size, "no %s superblock: %s", f->type,
-			 n < 0 ? strerror(-ret) : "bad magic or short read");
-		goto out;
-	}
-	memcpy(f->uuid, sb + EXT_SB_UUID, sizeof(f->uuid));
-	f->wtime = le32_at(sb + EXT_SB_WTIME) |
-		   (uint64_t)sb[EXT_SB_WTIME_HI] << 32;
-	f->mtime = le32_at(sb + EXT_SB_MTIME) |
-		   (uint64_t)sb[EXT_SB_MTIME_HI] << 32;
-	f->mnt_count = le16_at(sb + EXT_SB_MNT_COUNT);
-out:
-	close(fd);
-	return ret;
-}
-
-static int read_ext_sb(struct kj_ctx *ctx, struct kjh_fs *f)
-{
-	char why[160];
-	int ret;
-
-	ret = kjh_fs_probe_ext(ctx, f, why, sizeof(why));
-	if (ret)
-		kj_err(ctx, "%s (%u:%u): %s", f->mountpoint, f->dev_major,
-		       f->dev_minor, why);
-	return ret;
-}
-
-static bool is_ext(const char *type)
-{
-	return !strcmp(type, "ext2") || !strcmp(type, "ext3") ||
-	       !strcmp(type, "ext4");
-}
 
 static bool seen(const struct kjh_fs *fs, uint32_t n,
 		 const struct mount_entry *e)
@@ -126,12 +53,53 @@ static int add_fs(struct kj_ctx *ctx, struct kjh_fs **fs, uint32_t *n,
 	f->dev_major = e->major;
 	f->dev_minor = e->minor;
 	snprintf(f->type, sizeof(f->type), "%s", e->fstype);
-	snprintf(f->mountpoint, sizeof(f->mountpoint), "%s", e->mountpoint);
-	return is_ext(f->type) ? read_ext_sb(ctx, f) : 0;
+	snprintf(f->name, sizeof(f->name), "%s", e->mountpoint);
+	return 0;
 }
 
-int kjh_rw_filesystems(struct kj_ctx *ctx, struct kjh_fs **fs,
-		       uint32_t *count)
+static int check_printable(struct kj_ctx *ctx, const struct mount_entry *e)
+{
+	if (kjh_fs_type_printable(e->fstype))
+		return 0;
+	kj_err(ctx, "%s (%s on %u:%u): a resume could not tell whether a %s file system changed in between: unmount it or remount it read-only",
+	       e->mountpoint, e->fstype, e->major, e->minor, e->fstype);
+	return -EOPNOTSUPP;
+}
+
+/*
+ * Pages A swapped out live only on its swap: another boot before the
+ * resume may use that swap and overwrite them.
+ */
+static int check_no_swap(struct kj_ctx *ctx)
+{
+	char *text, *cur, *line, *file;
+	int ret;
+
+	ret = dev_read_proc(ctx, "/proc/swaps", &text);
+	if (ret == -ENOENT)
+		return 0;		/* no swap support at all */
+	if (ret) {
+		kj_err(ctx, "/proc/swaps: %s", strerror(-ret));
+		return ret;
+	}
+	cur = text;
+	dev_next_line(&cur);		/* the heading */
+	while ((line = dev_next_line(&cur))) {
+		file = dev_next_field(&line);
+		if (!file)
+			continue;
+		dev_unescape(file);
+		kj_err(ctx, "swap %s is in use: a boot before the resume could use it and overwrite what A swapped out: swapoff it first",
+		       file);
+		ret = -EBUSY;
+		break;
+	}
+	free(text);
+	return ret;
+}
+
+int kjh_rw_filesystems(struct kj_ctx *ctx, bool resumable,
+		       struct kjh_fs **fs, uint32_t *count)
 {
 	char *text, *cur, *line;
 	struct kjh_fs *list = NULL;
@@ -150,9 +118,13 @@ int kjh_rw_filesystems(struct kj_ctx *ctx, struct kjh_fs **fs,
 		if (dev_mount_parse(line, &e) || !e.major ||
 		    !dev_has_option(e.opts, "rw") || seen(list, n, &e))
 			continue;
-		ret = add_fs(ctx, &list, &n, &cap, &e);
+		ret = resumable ? check_printable(ctx, &e) : 0;
+		if (!ret)
+			ret = add_fs(ctx, &list, &n, &cap, &e);
 	}
 	free(text);
+	if (!ret && resumable)
+		ret = check_no_swap(ctx);
 	if (ret) {
 		free(list);
 		return ret;
@@ -162,4 +134,83 @@ int kjh_rw_filesystems(struct kj_ctx *ctx, struct kjh_fs **fs,
 		free(list);
 	*count = n;
 	return 0;
+}
+
+/* ------------------------------------------------ found at resume */
+
+struct found {
+	uint32_t major, minor;
+	unsigned int count;
+	char name[2][64];
+};
+
+static void look_at(struct kj_ctx *ctx, const struct kjh_fs *f,
+		    const char *name, struct found *found)
+{
+	char abs[KJ_PATH_MAX], path[KJ_PATH_MAX];
+	uint32_t major, minor;
+	uint8_t uuid[16];
+	int fd, ret;
+
+	snprintf(abs, sizeof(abs), "/sys/class/block/%s/dev", name);
+	if (dev_read_devnum(kj_path(ctx, abs, path, sizeof(path)), &major,
+			    &minor))
+		return;
+	fd = dev_open_node(ctx, major, minor, 0);
+	if (fd < 0)
+		return;
+	ret = kjh_fs_read_uuid(fd, f->type, uuid);
+	close(fd);
+	if (ret || memcmp(uuid, f->uuid, sizeof(uuid)))
+		return;
+	if (found->count < 2)
+		snprintf(found->name[found->count],
+			 sizeof(found->name[0]), "%.63s", name);
+	if (!found->count++) {
+		found->major = major;
+		found->minor = minor;
+	}
+}
+
+static void uuid_text(const uint8_t *u, char *text)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		sprintf(text + 2 * i, "%02x", u[i]);
+}
+
+int kjh_fs_find(struct kj_ctx *ctx, const struct kjh_fs *f, uint32_t *major,
+		uint32_t *minor, char *why, size_t why_size)
+{
+	char path[KJ_PATH_MAX], uuid[33];
+	struct found found = { 0 };
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir(kj_path(ctx, "/sys/class/block", path, sizeof(path)));
+	if (!dir) {
+		snprintf(why, why_size, "/sys/class/block: %s",
+			 strerror(errno));
+		return -errno;
+	}
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			look_at(ctx, f, d->d_name, &found);
+	closedir(dir);
+	uuid_text(f->uuid, uuid);
+	if (found.count == 1) {
+		*major = found.major;
+		*minor = found.minor;
+		return 0;
+	}
+	if (!found.count)
+		snprintf(why, why_size,
+			 "%.64s (%.16s, uuid %s): on no disk of this boot: attach it before resuming",
+			 f->name, f->type, uuid);
+	else
+		snprintf(why, why_size,
+			 "%.64s (%.16s, uuid %s): on %s and on %s: cannot tell which one A had",
+			 f->name, f->type, uuid, found.name[0], found.name[1]);
+	return found.count ? -EEXIST : -ENOENT;
 }

@@ -461,7 +461,7 @@ static int prepare(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	fill_header(self, &h);
 	ret = new_nonce(ctx, s, &h);
 	if (!ret)
-		ret = kjh_rw_filesystems(ctx, &fs, &nfs);
+		ret = kjh_rw_filesystems(ctx, !s->snapshot, &fs, &nfs);
 	if (!ret)
 		ret = fill_request(ctx, s, t, &h, &req);
 	if (!ret)

@@ -378,7 +378,7 @@ static int check_layout(const struct kjh_image *img, char *why,
 	    h->pages > (1ull << 40) || h->pages > h->map_pages ||
 	    h->run_count > h->pages ||
 	    h->run_count > cap / sizeof(struct kjh_run) ||
-	    h->ram_count > KJH_RAM_RANGES_MAX || h->fs_count > KJH_FS_MAX)
+	    h->ram_count > KJH_RAM_RANGES_MAX || h->fs_count > KJH_FS_SLOTS)
 		return why_set(-EBADMSG, why, why_size,
 			       "the header's counts do not add up");
 	chunks = (h->data_pages + h->chunk_pages - 1) / h->chunk_pages;

@@ -162,29 +162,36 @@ int kjh_resume_check_ram(const struct kjh_ram_range *ram, uint32_t n,
 		      ram_bytes(host->ram, host->ram_count) >> 20, i);
 }
 
-static bool is_ext(const char *type)
+/* What log_crc covers, for each type. */
+static const char *log_part(const char *type)
 {
-	return !strncmp(type, "ext2", 16) || !strncmp(type, "ext3", 16) ||
-	       !strncmp(type, "ext4", 16);
+	if (!strncmp(type, "xfs", 16))
+		return "log";
+	if (!strncmp(type, "vfat", 16))
+		return "FAT, FSInfo or root directory";
+	return "journal";
 }
 
 static int check_one_fs(const struct kjh_fs *f, const struct kjh_fs *now,
 			char *why, size_t why_size)
 {
-	const char *what = NULL;
+	const char *sb = strncmp(f->type, "vfat", 16) ? "superblock" :
+							"boot sector";
 
 	if (memcmp(f->uuid, now->uuid, sizeof(f->uuid)))
-		what = "another file system is there now (uuid)";
-	else if (now->mnt_count != f->mnt_count || now->mtime != f->mtime)
-		what = "mounted since";
-	else if (now->wtime != f->wtime)
-		what = "written since";
-	if (!what)
-		return 0;
-	return refuse(-EBUSY, why, why_size,
-		      "%.64s (%u:%u, %.16s): %s (mount count %u, was %u; write time %" PRIu64 ", was %" PRIu64 ")",
-		      f->mountpoint, f->dev_major, f->dev_minor, f->type, what,
-		      now->mnt_count, f->mnt_count, now->wtime, f->wtime);
+		return refuse(-EBUSY, why, why_size,
+			      "%.64s (%.16s): another file system is there now (uuid)",
+			      f->name, f->type);
+	if (now->sb_crc != f->sb_crc)
+		return refuse(-EBUSY, why, why_size,
+			      "%.64s (%.16s): changed since the hibernation: its %s differs: it was mounted or written in between",
+			      f->name, f->type, sb);
+	if (now->log_crc != f->log_crc || now->log_pos != f->log_pos ||
+	    (now->flags & KJH_FS_LOG) != (f->flags & KJH_FS_LOG))
+		return refuse(-EBUSY, why, why_size,
+			      "%.64s (%.16s): changed since the hibernation: its %s differs: it was mounted or written in between",
+			      f->name, f->type, log_part(f->type));
+	return 0;
 }
 
 int kjh_resume_check_fs(const struct kjh_fs *fs, uint32_t n,
@@ -196,15 +203,16 @@ int kjh_resume_check_fs(const struct kjh_fs *fs, uint32_t n,
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		if (!is_ext(fs[i].type))
-			continue;
-		memset(&now, 0, sizeof(now));
+		if (!(fs[i].flags & KJH_FS_PRINTED))
+			return refuse(-EBADMSG, why, why_size,
+				      "%.64s (%.16s): the image has no fingerprint of it",
+				      fs[i].name, fs[i].type);
+		now = fs[i];
 		ret = probe(data, &fs[i], &now);
 		if (ret)
 			return refuse(-EBUSY, why, why_size,
-				      "%.64s (%u:%u): cannot check its superblock: %s",
-				      fs[i].mountpoint, fs[i].dev_major,
-				      fs[i].dev_minor, strerror(-ret));
+				      "%.64s (%.16s): cannot read it: %s",
+				      fs[i].name, fs[i].type, strerror(-ret));
 		ret = check_one_fs(&fs[i], &now, why, why_size);
 		if (ret)
 			return ret;

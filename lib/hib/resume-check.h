@@ -42,17 +42,18 @@ int kjh_resume_check_ram(const struct kjh_ram_range *ram, uint32_t n,
 			 size_t why_size);
 
 /*
- * The superblock identity of rec's file system now (uuid, write and mount
- * time, mount count in *now): 0, or -errno when it cannot be read.
+ * The fingerprint of rec's file system now, into *now (a copy of *rec):
+ * 0, or -errno when it cannot be read.
  */
 typedef int (*kjh_fs_probe)(void *data, const struct kjh_fs *rec,
 			    struct kjh_fs *now);
 
 /*
- * Every ext2/3/4 file system A had mounted read-write must be exactly as
- * A left it: mounting it (even read-only, which replays the journal) or
- * writing it since would make A's cached view of it wrong.  File systems
- * of other types have no recorded identity and are not checked here.
+ * Every file system A had mounted read-write must be exactly as A left
+ * it, by its fingerprint (kjump/hib/fs-print.h): a mount of it in
+ * between, even read-only (which replays a journal), or a write would
+ * make A's cached view of it wrong.  A record with no fingerprint is
+ * refused too.
  */
 int kjh_resume_check_fs(const struct kjh_fs *fs, uint32_t n,
 			kjh_fs_probe probe, void *data, char *why,

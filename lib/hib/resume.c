@@ -29,6 +29,7 @@
 #include "hib/host.h"
 #include "kjump/hib/image-read.h"
 #include "kjump/hib/image-write.h"
+#include "kjump/hib/fs-print.h"
 #include "hib/mono-clock.h"
 #include "hib/resume-check.h"
 #include "hib/swsusp-stream.h"
@@ -160,10 +161,12 @@ static int map_extents(struct resume *r, const struct kjh_header *hdr)
 static int probe_fs(void *data, const struct kjh_fs *rec, struct kjh_fs *now)
 {
 	struct resume *r = data;
+	uint32_t i = (uint32_t)(rec - r->img.fs);
 	char why[160];
 
-	*now = *rec;
-	return kjh_fs_probe_ext(r->ctx, now, why, sizeof(why));
+	if (i >= r->nr_held || r->held[i] < 0)
+		return -EBADF;
+	return kjh_fs_fingerprint(r->held[i], now, why, sizeof(why));
 }
 
 /* A's file systems as A left them (checked again once tasks are frozen). */
@@ -175,37 +178,56 @@ static int check_filesystems(struct resume *r)
 	return ret ? refused(r, ret) : 0;
 }
 
+/* Found by uuid and held O_EXCL: nothing may mount it any more. */
+static int hold_one(struct resume *r, const struct kjh_fs *fs)
+{
+	uint32_t major, minor;
+	int fd;
+
+	if (!(fs->flags & KJH_FS_PRINTED)) {
+		snprintf(r->why, sizeof(r->why),
+			 "%.64s (%.16s): the image has no fingerprint of it",
+			 fs->name, fs->type);
+		return refused(r, -EBADMSG);
+	}
+	fd = kjh_fs_find(r->ctx, fs, &major, &minor, r->why, sizeof(r->why));
+	if (fd)
+		return refused(r, fd);
+	fd = dev_open_node(r->ctx, major, minor, O_EXCL);
+	if (fd == -EBUSY) {
+		snprintf(r->why, sizeof(r->why),
+			 "%.64s (%u:%u, %.16s): mounted or in use in this boot: resume before anything mounts it",
+			 fs->name, major, minor, fs->type);
+		return refused(r, fd);
+	}
+	if (fd < 0) {
+		snprintf(r->why, sizeof(r->why), "%.64s (%u:%u): %s",
+			 fs->name, major, minor, strerror(-fd));
+		return refused(r, fd);
+	}
+	r->held[r->nr_held++] = fd;
+	return 0;
+}
+
 /*
- * Every device of a file system A had open for writing, held O_EXCL until
- * the restore: one mounted now (in any mount namespace, read-only too)
- * refuses the image, and none can be mounted until A is back.  A device
- * this boot does not have is left to the file system checks.
+ * Every file system A had open for writing, found by its uuid on
+ * whichever device holds it in this boot and held O_EXCL until the
+ * restore: one mounted now (in any mount namespace, read-only too) or on
+ * no disk refuses the image, and none can be mounted until A is back.
  */
 static int hold_filesystems(struct resume *r)
 {
-	const struct kjh_fs *fs;
 	uint32_t i;
-	int fd;
+	int ret = 0;
 
 	r->held = calloc(r->img.hdr.fs_count + 1, sizeof(*r->held));
 	if (!r->held) {
 		snprintf(r->why, sizeof(r->why), "out of memory");
 		return refused(r, -ENOMEM);
 	}
-	for (i = 0; i < r->img.hdr.fs_count; i++) {
-		fs = &r->img.fs[i];
-		fd = dev_open_node(r->ctx, fs->dev_major, fs->dev_minor, O_EXCL);
-		if (fd == -EBUSY) {
-			snprintf(r->why, sizeof(r->why),
-				 "%.64s (%u:%u, %.16s): mounted or in use in this boot: resume before anything mounts it",
-				 fs->mountpoint, fs->dev_major, fs->dev_minor,
-				 fs->type);
-			return refused(r, -EBUSY);
-		}
-		if (fd >= 0)
-			r->held[r->nr_held++] = fd;
-	}
-	return 0;
+	for (i = 0; !ret && i < r->img.hdr.fs_count; i++)
+		ret = hold_one(r, &r->img.fs[i]);
+	return ret;
 }
 
 static void release_filesystems(struct resume *r)

@@ -35,7 +35,7 @@ uint64_t kjh_worst_case_bytes(uint64_t ram_pages)
 
 	bytes += kjh_round_up(KJH_WORST_RAM_RANGES *
 			      sizeof(struct kjh_ram_range));
-	bytes += kjh_round_up(KJH_WORST_FS * sizeof(struct kjh_fs));
+	bytes += kjh_round_up(KJH_FS_SLOTS * sizeof(struct kjh_fs));
 	bytes += kjh_round_up((ram_pages + 1) * sizeof(struct kjh_run));
 	bytes += KJH_BLOCK;
 	bytes += chunks *
@@ -324,13 +324,13 @@ static int fill_header(struct kj_ctx *ctx, const struct kjh_target *t,
 {
 	uint64_t ram_len = kjh_round_up((uint64_t)ram_count *
 				      sizeof(struct kjh_ram_range));
-	uint64_t fs_len = kjh_round_up((uint64_t)fs_count *
+	uint64_t fs_len = kjh_round_up((uint64_t)KJH_FS_SLOTS *
 				       sizeof(struct kjh_fs));
 
-	if (ram_count > KJH_WORST_RAM_RANGES || fs_count > KJH_WORST_FS) {
+	if (ram_count > KJH_WORST_RAM_RANGES || fs_count > KJH_FS_SLOTS) {
 		kj_err(ctx, "%s: %u RAM ranges and %u file systems: the image has room for %u and %u",
 		       t->path, ram_count, fs_count, KJH_WORST_RAM_RANGES,
-		       KJH_WORST_FS);
+		       KJH_FS_SLOTS);
 		return -E2BIG;
 	}
 	if (KJH_DATA_OFF + ram_len + fs_len > t->capacity) {

@@ -52,7 +52,6 @@ struct kjh_target {
  * file systems beyond these make kjh_target_prepare() refuse.
  */
 #define KJH_WORST_RAM_RANGES	128u
-#define KJH_WORST_FS		32u
 /* Data pages per chunk the formula assumes at least (B's chunk_pages). */
 #define KJH_WORST_CHUNK_PAGES	64u
 
@@ -137,20 +136,22 @@ void kjh_target_abandon(struct kj_ctx *ctx, struct kjh_target *t);
 
 /*
  * sync(), then every read-write mount of a block device in
- * /proc/self/mountinfo, once per device: ext2/3/4 with the identity of
- * their superblock (uuid, write and mount time, mount count), others
- * with their type only.  *fs is malloc'd (NULL when *count is 0).
+ * /proc/self/mountinfo, once per device, with its type and mount point
+ * (B fingerprints each, with the ones A's kernel lists).  For an image
+ * to be resumed (resumable), a type with no fingerprint (fs-print.h) and
+ * active swap are refused, reported.  *fs is malloc'd (NULL when *count
+ * is 0).
  */
-int kjh_rw_filesystems(struct kj_ctx *ctx, struct kjh_fs **fs,
-		       uint32_t *count);
+int kjh_rw_filesystems(struct kj_ctx *ctx, bool resumable,
+		       struct kjh_fs **fs, uint32_t *count);
 
 /*
- * The superblock identity (uuid, write and mount time, mount count) of
- * the ext2/3/4 file system on f's device, into f: 0, or -errno with one
- * line in why.
+ * The block device of this boot that holds f's file system (its type
+ * and uuid), among all of /sys/class/block: 0 with its number; -ENOENT
+ * (none), -EEXIST (two) or -errno with one line in why.
  */
-int kjh_fs_probe_ext(struct kj_ctx *ctx, struct kjh_fs *f, char *why,
-		     size_t why_size);
+int kjh_fs_find(struct kj_ctx *ctx, const struct kjh_fs *f, uint32_t *major,
+		uint32_t *minor, char *why, size_t why_size);
 
 /*
  * Whether the block device major:minor may take an image: 0, or -EBUSY

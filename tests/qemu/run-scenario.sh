@@ -56,10 +56,13 @@
 #                        disk on the host (mkfs.TYPE) before the first boot
 #     fsck-after         after the last boot, e2fsck -fn of the disk on the
 #                        host must find nothing to fix
-#     fs-disk MIB TYPE   a second fresh disk (LOGDIR/NAME.fs.img, /dev/vdb)
-#                        with an ext2/ext3/ext4 file system made on the
-#                        host; every boot sees it, and after the last one
-#                        e2fsck -fn of it must find nothing to fix
+#     fs-disk MIB TYPE   one more fresh disk (LOGDIR/NAME.fs.img, then
+#                        NAME.fs2.img, ...: /dev/vdb, /dev/vdc, ...) with
+#                        an ext2/ext3/ext4, xfs or vfat file system made
+#                        on the host; may be given again for another disk;
+#                        every boot sees them, and after the last one the
+#                        host's checker (e2fsck -fn, xfs_repair -n,
+#                        fsck.vfat -n) must find nothing to fix
 #     log-disk MIB SECTOR  a second fresh raw disk (/dev/vdb) behind
 #                        QEMU's blklogwrites, which logs every write and
 #                        flush the guest makes (LOGDIR/NAME.log-disk.img,
@@ -266,7 +269,7 @@ total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
 boot_mem=() boot_cfg=() boot_bz=() boot_app=()
 garch=i386
-disk_mib= disk_fs= fs_disk_mib= fs_disk_type= log_disk_mib= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 cpu= no_poweroff=0
+disk_mib= disk_fs= fs_disks=() log_disk_mib= fsck_after=0 image_verify=0 disk_fault= mem_mib=512 smp=2 cpu= no_poweroff=0
 hname=${hostfile##*/}
 lineno=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -326,8 +329,8 @@ while IFS= read -r line || [ -n "$line" ]; do
 		[[ $rest =~ ^ext[234]$ ]] || fail "$bad (disk-fs ext2|ext3|ext4)"
 		disk_fs=$rest ;;
 	fs-disk)
-		[[ $rest =~ ^([1-9][0-9]*)\ (ext[234])$ ]] || fail "$bad (fs-disk MIB ext2|ext3|ext4)"
-		fs_disk_mib=${BASH_REMATCH[1]} fs_disk_type=${BASH_REMATCH[2]} ;;
+		[[ $rest =~ ^([1-9][0-9]*)\ (ext[234]|xfs|vfat)$ ]] || fail "$bad (fs-disk MIB ext2|ext3|ext4|xfs|vfat)"
+		fs_disks+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]}") ;;
 	log-disk)
 		[[ $rest =~ ^([1-9][0-9]*)\ ([1-9][0-9]*)$ ]] || fail "$bad (log-disk MIB SECTOR)"
 		log_disk_mib=${BASH_REMATCH[1]} log_disk_sector=${BASH_REMATCH[2]} ;;
@@ -688,18 +691,46 @@ if [ -n "$disk_mib" ]; then
 		drive=(-drive "file=blkdebug:$logdir/$base.blkdebug.conf:$disk,format=raw,if=virtio")
 	fi
 fi
-if [ -n "$fs_disk_mib" ]; then
-	# after the image disk, so that it is /dev/vdb
+# fs_disk_img N: the host file of the Nth fs-disk (0: NAME.fs.img)
+fs_disk_img() {
+	if [ "$1" = 0 ]; then echo "$logdir/$base.fs.img"; else echo "$logdir/$base.fs$(($1 + 1)).img"; fi
+}
+# mkfs_on TYPE FILE: the file system of an fs-disk, labelled kjumpfs
+mkfs_on() {
+	case $1 in
+	xfs) mkfs.xfs -q -f -L kjumpfs "$2" ;;
+	vfat) mkfs.vfat -n KJUMPFS "$2" ;;
+	*) mkfs."$1" -q -F -L kjumpfs "$2" ;;
+	esac
+}
+# fsck_of TYPE FILE: the host's read-only check of that file system.  A
+# vfat one A had mounted may keep its dirty bit, as after a crash: Linux
+# never clears a dirty bit it found at mount, and only a hibernation
+# resumed unmounts what A mounted.  Nothing else may need fixing.
+fsck_of() {
+	case $1 in
+	xfs) xfs_repair -n "$2" ;;
+	vfat)
+		fsck.vfat -n "$2" >"$logdir/$base.vfat-check" 2>&1 && { cat "$logdir/$base.vfat-check"; return 0; }
+		cat "$logdir/$base.vfat-check"
+		! grep -vqE '^(fsck\.fat [0-9.]+ |Dirty bit is set\. Fs was not properly unmounted|[[:space:]]*Automatically removing dirty bit\.|Leaving filesystem unchanged\.|.*: [0-9]+ files, [0-9]+/[0-9]+ clusters|$)' \
+			"$logdir/$base.vfat-check" ;;
+	*) e2fsck -fn "$2" ;;
+	esac
+}
+for i in "${!fs_disks[@]}"; do
+	# after the image disk, so that the first is /dev/vdb
 	[ -n "$disk_mib" ] || fail "fs-disk: needs a disk directive first (it is /dev/vdb)"
-	fs_disk=$logdir/$base.fs.img
-	rm -f "$fs_disk"
-	truncate -s "${fs_disk_mib}M" "$fs_disk" || fail "cannot create $fs_disk"
-	mkfs."$fs_disk_type" -q -F -L kjumpfs "$fs_disk" >>"$logdir/$base.build.log" 2>&1 ||
-		fail "mkfs.$fs_disk_type on $fs_disk failed (log: $logdir/$base.build.log)"
-	drive+=(-drive "file=$fs_disk,format=raw,if=virtio")
-fi
+	read -r mib type <<<"${fs_disks[$i]}"
+	img=$(fs_disk_img "$i")
+	rm -f "$img"
+	truncate -s "${mib}M" "$img" || fail "cannot create $img"
+	mkfs_on "$type" "$img" >>"$logdir/$base.build.log" 2>&1 ||
+		fail "mkfs.$type on $img failed (log: $logdir/$base.build.log)"
+	drive+=(-drive "file=$img,format=raw,if=virtio")
+done
 if [ -n "$log_disk_mib" ]; then
-	[ -n "$disk_mib" ] && [ -z "$fs_disk_mib" ] ||
+	[ -n "$disk_mib" ] && [ ${#fs_disks[@]} = 0 ] ||
 		fail "log-disk: needs a disk directive first and no fs-disk (it is /dev/vdb)"
 	log_disk=$logdir/$base.log-disk.img log_log=$logdir/$base.log-disk.log
 	logcheck=${KJUMP_BUILDDIR:+$KJUMP_BUILDDIR/tests/harness/logwrites-check}
@@ -807,13 +838,15 @@ if [ "$fsck_after" = 1 ]; then
 	fi
 	echo "e2fsck -fn: clean" >>"$steps"
 fi
-if [ -n "$fs_disk_mib" ]; then
-	if ! e2fsck -fn "$fs_disk" >"$logdir/$base.fs-fsck.log" 2>&1; then
+for i in "${!fs_disks[@]}"; do
+	read -r mib type <<<"${fs_disks[$i]}"
+	img=$(fs_disk_img "$i")
+	if ! fsck_of "$type" "$img" >"$logdir/$base.fs-fsck.log" 2>&1; then
 		tail -n 20 "$logdir/$base.fs-fsck.log" >&2
-		fail "e2fsck -fn of the file system disk after the run found problems (log: $logdir/$base.fs-fsck.log)"
+		fail "the host's check of the $type disk $img after the run found problems (log: $logdir/$base.fs-fsck.log)"
 	fi
-	echo "e2fsck -fn of the file system disk: clean" >>"$steps"
-fi
+	echo "the host's check of the $type file system disk $img: clean" >>"$steps"
+done
 if [ -n "$log_disk_mib" ]; then
 	[ "$boot" = 1 ] || fail "log-disk: a second boot would start a new log"
 	if ! "$logcheck" "$log_log" "$log_disk_sector" >"$logdir/$base.log-disk.check" 2>&1; then

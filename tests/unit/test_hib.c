@@ -395,7 +395,7 @@ TEST(header_torn_at_every_sector)
 	torn.version = 1;
 	kjh_header_seal(&torn);
 	CHECK_EQ_INT(kjh_header_check(&torn, why, sizeof(why)), -EBADMSG);
-	CHECK_CONTAINS(why, "image version 1, this kexec reads 2");
+	CHECK_CONTAINS(why, "image version 1, this kexec reads 3");
 }
 
 TEST(resume_ram_map)
@@ -449,40 +449,56 @@ TEST(resume_fs_changed)
 	memset(fs, 0, sizeof(fs));
 	fs[0].dev_major = 254;
 	snprintf(fs[0].type, sizeof(fs[0].type), "ext4");
-	snprintf(fs[0].mountpoint, sizeof(fs[0].mountpoint), "/mnt");
+	snprintf(fs[0].name, sizeof(fs[0].name), "/mnt");
 	memset(fs[0].uuid, 0x11, sizeof(fs[0].uuid));
-	fs[0].wtime = 1000;
-	fs[0].mtime = 900;
-	fs[0].mnt_count = 7;
+	fs[0].sb_crc = 0x1000;
+	fs[0].log_crc = 0x2000;
+	fs[0].log_pos = 7;
+	fs[0].flags = KJH_FS_PRINTED | KJH_FS_LOG;
+	fs[1] = fs[0];
 	snprintf(fs[1].type, sizeof(fs[1].type), "vfat");
+	snprintf(fs[1].name, sizeof(fs[1].name), "/boot/efi");
 
 	memset(&fake, 0, sizeof(fake));
 	fake.now = fs[0];
 	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
 					 sizeof(why)), 0);
-	CHECK_EQ_INT(fake.calls, 1);	/* vfat has no identity to check */
+	CHECK_EQ_INT(fake.calls, 2);	/* every type is checked */
 
-	fake.now.mnt_count = 8;
-	fake.now.mtime = 2000;
-	fake.now.wtime = 2000;
-	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+	fake.now.sb_crc = 0x1001;
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 1, fake_probe, &fake, why,
 					 sizeof(why)), -EBUSY);
-	CHECK_CONTAINS(why, "/mnt (254:0, ext4): mounted since (mount count 8, was 7");
+	CHECK_CONTAINS(why, "/mnt (ext4): changed since the hibernation: its superblock differs: it was mounted or written in between");
 	fake.now = fs[0];
-	fake.now.wtime = 1001;
-	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+	fake.now.log_pos = 8;		/* a read-only mount replayed it */
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 1, fake_probe, &fake, why,
 					 sizeof(why)), -EBUSY);
-	CHECK_CONTAINS(why, "written since");
+	CHECK_CONTAINS(why, "/mnt (ext4): changed since the hibernation: its journal differs");
+	fake.now = fs[1];
+	fake.now.log_crc = 1;
+	CHECK_EQ_INT(kjh_resume_check_fs(fs + 1, 1, fake_probe, &fake, why,
+					 sizeof(why)), -EBUSY);
+	CHECK_CONTAINS(why, "/boot/efi (vfat): changed since the hibernation: its FAT, FSInfo or root directory differs");
+	fake.now = fs[1];
+	fake.now.sb_crc = 1;
+	CHECK_EQ_INT(kjh_resume_check_fs(fs + 1, 1, fake_probe, &fake, why,
+					 sizeof(why)), -EBUSY);
+	CHECK_CONTAINS(why, "its boot sector differs");
 	fake.now = fs[0];
 	fake.now.uuid[3] = 0;
-	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 1, fake_probe, &fake, why,
 					 sizeof(why)), -EBUSY);
 	CHECK_CONTAINS(why, "another file system");
 	fake.now = fs[0];
-	fake.err = -ENOENT;
-	CHECK_EQ_INT(kjh_resume_check_fs(fs, 2, fake_probe, &fake, why,
+	fake.err = -EIO;
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 1, fake_probe, &fake, why,
 					 sizeof(why)), -EBUSY);
-	CHECK_CONTAINS(why, "cannot check its superblock");
+	CHECK_CONTAINS(why, "/mnt (ext4): cannot read it: ");
+	fake.err = 0;
+	fs[0].flags = 0;		/* B could not fingerprint it */
+	CHECK_EQ_INT(kjh_resume_check_fs(fs, 1, fake_probe, &fake, why,
+					 sizeof(why)), -EBADMSG);
+	CHECK_CONTAINS(why, "/mnt (ext4): the image has no fingerprint of it");
 }
 
 UNIT_MAIN("hib", RUN(crc32c_vector), RUN(crc32c_chained),

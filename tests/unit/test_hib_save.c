@@ -32,18 +32,23 @@
 #define BITMAP_PFN	2u
 #define SWSUSP_PFN	3u
 #define JUMP_PFN	4u
+#define SUPERS_PFN	5u		/* A's kernel's list of its fs */
+#define FS_MAJOR	8u		/* the fake ext4 A had mounted */
+#define FS_MINOR	1u
 #define JUMP_ENTRY	0x1234567ull
 #define BUILD_ID	"0123456789abcdef"
 
 struct fake {
 	const char *dir;
 	char core[4096], dev[4096];
+	char root[1024];		/* the job's root: A's fs device */
 	uint8_t *mem;			/* MEM_PAGES pages */
 	bool in_map[MEM_PAGES];
 	uint64_t map_pages, zero_pages;
 	struct kj_jump_param param;
 	struct kjh_request req;
 	bool no_mmap;			/* the job reads the core */
+	uint32_t fs_crc;		/* of the fake ext4's superblock */
 };
 
 static uint32_t next_rand(uint32_t *x)
@@ -107,6 +112,65 @@ static void fill_map(struct fake *f)
 	memcpy(jr, &magic, 4);
 	memcpy(jr + 4, &ver, 4);
 	memcpy(jr + 8, &entry, 8);
+}
+
+/* A's kernel's list: one ext4 on FS_MAJOR:FS_MINOR, named sdz. */
+static void fill_supers(struct fake *f, const char *type)
+{
+	struct kj_jump_super *sup = (void *)(f->mem + SUPERS_PFN * 4096);
+	unsigned int i;
+
+	memset(sup, 0, sizeof(*sup));
+	sup->dev = sup->bdev = FS_MAJOR << 8 | FS_MINOR;
+	for (i = 0; i < 16; i++)
+		sup->uuid[i] = (uint8_t)(0x30 + i);
+	snprintf(sup->type, sizeof(sup->type), "%s", type);
+	snprintf(sup->id, sizeof(sup->id), "sdz");
+}
+
+static void mkdir_p(struct unit_ctx *ctx, const char *path)
+{
+	char buf[4096], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			FAILF("mkdir %s: %s", buf, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		FAILF("mkdir %s: %s", buf, strerror(errno));
+}
+
+/*
+ * The device of that file system, below the job's root: an ext4
+ * superblock without a journal, and the uevent that names it.
+ */
+static void make_fs_dev(struct unit_ctx *ctx, struct fake *f)
+{
+	uint8_t img[2048] = { 0 }, *sb = img + 1024;
+	char path[4096];
+	unsigned int i;
+
+	sb[0x38] = 0x53;
+	sb[0x39] = 0xef;
+	for (i = 0; i < 16; i++)
+		sb[0x68 + i] = (uint8_t)(0x30 + i);
+	snprintf(f->root, sizeof(f->root), "%.1000s/root", f->dir);
+	snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u", f->root,
+		 FS_MAJOR, FS_MINOR);
+	mkdir_p(ctx, path);
+	snprintf(path, sizeof(path), "%s/dev", f->root);
+	mkdir_p(ctx, path);
+	unit_write_file(ctx, f->root, "dev/sdz", img, sizeof(img));
+	snprintf(path, sizeof(path), "sys/dev/block/%u:%u/uevent", FS_MAJOR,
+		 FS_MINOR);
+	unit_write_file(ctx, f->root, path, "MAJOR=8\nMINOR=1\nDEVNAME=sdz\n",
+			(size_t)-1);
+	f->fs_crc = kjh_crc32c(0, sb, 1020);	/* all but s_checksum */
 }
 
 static size_t put_note(uint8_t *p)
@@ -233,13 +297,17 @@ static struct fake *make_fake(struct unit_ctx *ctx, enum kjh_compress m,
 	r->threads = 3;
 	fill_memory(f);
 	fill_map(f);
+	fill_supers(f, "ext4");
 	write_core(ctx, f);
+	make_fs_dev(ctx, f);
 	prepare_dev(ctx, f, capacity);
 
 	f->param.magic = KJ_JUMP_PARAM_MAGIC;
 	f->param.version = KJ_JUMP_PARAM_VERSION;
 	f->param.size = KJ_JUMP_PARAM_SIZE;
-	f->param.flags = KJ_JUMP_PARAM_HAS_MAP;
+	f->param.flags = KJ_JUMP_PARAM_HAS_MAP | KJ_JUMP_PARAM_HAS_SUPERS;
+	f->param.supers = SUPERS_PFN * 4096;
+	f->param.super_count = 1;
 	f->param.map_dir = DIR_PFN * 4096;
 	f->param.map_pfn_end = MEM_PAGES;
 	f->param.map_pages = f->map_pages;
@@ -257,6 +325,7 @@ static int save(struct unit_ctx *ctx, struct fake *f, struct kjh_status *st)
 	struct kjs_job job = {
 		.ctx = unit_kj(ctx, ""), .param = &f->param, .req = &f->req,
 		.vmcore = f->core, .dev = f->dev, .no_mmap = f->no_mmap,
+		.root = f->root,
 	};
 	int r;
 
@@ -350,7 +419,9 @@ static void check_image(struct unit_ctx *ctx, struct fake *f,
 	CHECK_EQ_U64(h->id.build_id[7], 0xef);
 	CHECK_STR(h->id.boot_id, "0b7c4a9e-3d55-4bd6-9a0e-5f7f1c2d9e01");
 	CHECK_EQ_U64(h->ram_count, 2);
-	CHECK_EQ_U64(h->swsusp_off, KJH_DATA_OFF + KJH_BLOCK);
+	/* after the RAM map's block and the file system table's slots */
+	CHECK_EQ_U64(h->swsusp_off, KJH_DATA_OFF + KJH_BLOCK +
+		     kjh_round_up(KJH_FS_SLOTS * sizeof(struct kjh_fs)));
 	CHECK(h->image_bytes > EXT0_LEN || f->req.compress);
 	CHECK_MEM(o->img.swsusp, f->mem + SWSUSP_PFN * 4096, 4096);
 	if (kjh_image_for_each_page(&o->img, check_page, &w, why, sizeof(why)))
@@ -488,6 +559,77 @@ TEST(save_hibernate_mode_no_snapshot_flag)
 	if (open_image(ctx, f, o, why, sizeof(why)))
 		FAILF("open: %s", why);
 	CHECK_EQ_U64(o->img.hdr.flags & KJH_F_SNAPSHOT, 0);
+}
+
+static void header_state(struct unit_ctx *ctx, const struct fake *f,
+			 uint32_t *state);
+
+/* B's table: what A's kernel listed, fingerprinted from the device. */
+TEST(filesystems_recorded)
+{
+	struct fake *f = make_fake(ctx, KJH_COMPRESS_LZ4, KJH_MODE_HIBERNATE,
+				   5 * MIB);
+	struct opened *o = unit_alloc(ctx, sizeof(*o));
+	struct kjh_status st;
+	const struct kjh_fs *fs;
+	char why[160];
+	unsigned int i;
+
+	if (save(ctx, f, &st))
+		FAILF("kjs_save: %s", st.reason);
+	if (open_image(ctx, f, o, why, sizeof(why)))
+		FAILF("open: %s", why);
+	CHECK_EQ_INT(o->img.hdr.fs_count, 1);
+	fs = &o->img.fs[0];
+	CHECK_STR(fs->type, "ext4");
+	CHECK_STR(fs->name, "sdz");	/* A's own list did not have it */
+	CHECK_EQ_INT(fs->dev_major, FS_MAJOR);
+	CHECK_EQ_INT(fs->dev_minor, FS_MINOR);
+	CHECK_EQ_INT(fs->flags, KJH_FS_PRINTED);	/* no journal */
+	CHECK_EQ_U64(fs->sb_crc, f->fs_crc);
+	for (i = 0; i < 16; i++)
+		CHECK_EQ_INT(fs->uuid[i], 0x30 + i);
+}
+
+/* A type with no fingerprint: a hibernation fails, a snapshot goes on. */
+TEST(filesystems_unprintable)
+{
+	struct fake *f = make_fake(ctx, KJH_COMPRESS_LZ4, KJH_MODE_HIBERNATE,
+				   5 * MIB);
+	struct opened *o = unit_alloc(ctx, sizeof(*o));
+	struct kjh_status st;
+	uint32_t state;
+	char why[160];
+
+	fill_supers(f, "btrfs");
+	write_core(ctx, f);
+	CHECK(save(ctx, f, &st) < 0);
+	CHECK_STR(st.reason, "sdz (btrfs): a resume could not tell whether it changed in between");
+	header_state(ctx, f, &state);
+	CHECK_EQ_INT(state, KJH_STATE_INVALID);
+
+	f = make_fake(ctx, KJH_COMPRESS_LZ4, KJH_MODE_SNAPSHOT, 5 * MIB);
+	fill_supers(f, "btrfs");
+	write_core(ctx, f);
+	if (save(ctx, f, &st))
+		FAILF("kjs_save: %s", st.reason);
+	if (open_image(ctx, f, o, why, sizeof(why)))
+		FAILF("open: %s", why);
+	CHECK_EQ_INT(o->img.hdr.fs_count, 1);
+	CHECK_EQ_INT(o->img.fs[0].flags, 0);
+
+	/* another file system on the device than A's kernel mounted */
+	f = make_fake(ctx, KJH_COMPRESS_LZ4, KJH_MODE_HIBERNATE, 5 * MIB);
+	((struct kj_jump_super *)(f->mem + SUPERS_PFN * 4096))->uuid[0] = 1;
+	write_core(ctx, f);
+	CHECK(save(ctx, f, &st) < 0);
+	CHECK_STR(st.reason, "sdz (8:1): its device holds another ext4 than A's kernel mounted (uuid)");
+
+	/* a kernel without the list */
+	f = make_fake(ctx, KJH_COMPRESS_LZ4, KJH_MODE_HIBERNATE, 5 * MIB);
+	f->param.flags &= ~KJ_JUMP_PARAM_HAS_SUPERS;
+	CHECK(save(ctx, f, &st) < 0);
+	CHECK_CONTAINS(st.reason, "A's kernel did not list its file systems");
 }
 
 /* The image of f, read back after one byte at logical off flipped. */
@@ -910,6 +1052,7 @@ TEST(swsusp_stream)
 UNIT_MAIN("hib-save", RUN(save_none), RUN(save_lz4), RUN(save_zstd),
 	  RUN(save_none_read), RUN(save_lz4_read),
 	  RUN(save_hibernate_mode_no_snapshot_flag),
+	  RUN(filesystems_recorded), RUN(filesystems_unprintable),
 	  RUN(tables_bound_to_the_commit), RUN(counts_bounded_before_reading),
 	  RUN(refuses_another_nonce),
 	  RUN(refuses_page_not_in_vmcore), RUN(target_too_small),

@@ -117,20 +117,23 @@ static void fake_dev(struct unit_ctx *ctx, const char *root, const char *disk,
 
 TEST(worst_case_formula)
 {
-	/* 17 blocks + 2 (sections) + 1 (runs) + 1 (swsusp) + 1 (commit) */
-	CHECK_EQ_U64(kjh_worst_case_bytes(0), 90112);
+	/*
+	 * 17 blocks + 3 (sections: the RAM map's, two of file system
+	 * slots) + 1 (runs) + 1 (swsusp) + 1 (commit)
+	 */
+	CHECK_EQ_U64(kjh_worst_case_bytes(0), 94208);
 	/* + one chunk (65 blocks) + one index block */
-	CHECK_EQ_U64(kjh_worst_case_bytes(64), 90112 + 266240 + 4096);
+	CHECK_EQ_U64(kjh_worst_case_bytes(64), 94208 + 266240 + 4096);
 	/* 65 pages: two chunks; 33 runs still fit a block */
-	CHECK_EQ_U64(kjh_worst_case_bytes(65), 90112 + 2 * 266240 + 4096);
+	CHECK_EQ_U64(kjh_worst_case_bytes(65), 94208 + 2 * 266240 + 4096);
 	/*
 	 * 1 GiB: runs (262145 * 16 bytes = 1025 blocks), 4096 chunks,
 	 * index 16 blocks.
 	 */
 	CHECK_EQ_U64(kjh_worst_case_bytes(262144),
-		     69632 + 8192 + 1025 * 4096ull + 4096 +
+		     69632 + 12288 + 1025 * 4096ull + 4096 +
 		     4096ull * 266240 + 65536 + 4096);
-	CHECK_EQ_U64(kjh_worst_case_bytes(262144), 1094868992ull);
+	CHECK_EQ_U64(kjh_worst_case_bytes(262144), 1094873088ull);
 }
 
 /* ------------------------------------------------------ busy checks */
@@ -256,9 +259,9 @@ TEST(busy_unknown)
 
 /* ------------------------------------------------ rw file systems */
 
+/* An ext superblock with uuid bytes uuid_byte, uuid_byte + 1, ... */
 static void fake_ext_sb(struct unit_ctx *ctx, const char *root,
-			const char *rel, uint8_t uuid_byte, uint32_t wtime,
-			uint8_t wtime_hi, uint32_t mtime, uint16_t count)
+			const char *rel, uint8_t uuid_byte)
 {
 	unsigned char img[2048] = { 0 }, *sb = img + 1024;
 	char dir[512], *slash;
@@ -268,13 +271,6 @@ static void fake_ext_sb(struct unit_ctx *ctx, const char *root,
 	sb[0x39] = 0xef;
 	for (i = 0; i < 16; i++)
 		sb[0x68 + i] = (unsigned char)(uuid_byte + i);
-	for (i = 0; i < 4; i++) {
-		sb[0x30 + i] = (unsigned char)(wtime >> (8 * i));
-		sb[0x2c + i] = (unsigned char)(mtime >> (8 * i));
-	}
-	sb[0x274] = wtime_hi;
-	sb[0x34] = (unsigned char)count;
-	sb[0x35] = (unsigned char)(count >> 8);
 	snprintf(dir, sizeof(dir), "%s", rel);
 	slash = strrchr(dir, '/');
 	*slash = '\0';
@@ -292,79 +288,122 @@ TEST(rw_filesystems)
 	const char *root = unit_tmpdir(ctx);
 	struct kj_ctx *kj = unit_kj(ctx, root);
 	struct kjh_fs **fs = unit_alloc(ctx, sizeof(*fs));
+	uint8_t zero[16] = { 0 };
 	uint32_t n = 99;
-	uint8_t uuid[16];
-	int i;
 
 	unit_defer(ctx, free_fs, fs);
-	fake_dev(ctx, root, "sda", "sda3", 8, 3);
 	put(ctx, root, "proc/self/mountinfo",
 	    "22 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw\n"
 	    "23 22 8:2 /home /home rw,nosuid - ext4 /dev/sda2 rw\n"
 	    "24 22 0:21 / /proc rw - proc proc rw\n"
 	    "25 22 8:1 / /boot ro,relatime - ext4 /dev/sda1 ro\n"
 	    "26 22 8:17 / /data rw,noatime shared:2 master:3 - xfs /dev/sdb1 rw\n"
-	    "27 22 8:3 / /mnt/a\\040b rw - ext2 /dev/sda3 rw\n");
-	fake_ext_sb(ctx, root, "dev/block/8:2", 0x10, 0x650000aa, 1,
-		    0x64000001, 42);
-	fake_ext_sb(ctx, root, "dev/sda3", 0x80, 1000, 0, 900, 7);
+	    "27 22 8:3 / /mnt/a\\040b rw - ext2 /dev/sda3 rw\n"
+	    "28 22 8:4 / /boot/efi rw - vfat /dev/sda4 rw\n");
+	put(ctx, root, "proc/swaps",
+	    "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(kjh_rw_filesystems(kj, fs, &n), 0);
+	CHECK_EQ_INT(kjh_rw_filesystems(kj, true, fs, &n), 0);
 	CHECK_NO_OUTPUT(unit_capture_stop(ctx));
-	CHECK_EQ_INT(n, 3);
+	CHECK_EQ_INT(n, 4);
 
 	CHECK_STR((*fs)[0].type, "ext4");
-	CHECK_STR((*fs)[0].mountpoint, "/");
+	CHECK_STR((*fs)[0].name, "/");
 	CHECK_EQ_INT((*fs)[0].dev_major, 8);
 	CHECK_EQ_INT((*fs)[0].dev_minor, 2);
-	for (i = 0; i < 16; i++)
-		uuid[i] = (uint8_t)(0x10 + i);
-	CHECK_MEM((*fs)[0].uuid, uuid, 16);
-	CHECK_EQ_U64((*fs)[0].wtime, 0x1650000aaull);
-	CHECK_EQ_U64((*fs)[0].mtime, 0x64000001);
-	CHECK_EQ_INT((*fs)[0].mnt_count, 42);
-
+	/* B reads the fingerprints, once A is frozen */
+	CHECK_MEM((*fs)[0].uuid, zero, 16);
+	CHECK_EQ_INT((*fs)[0].flags, 0);
 	CHECK_STR((*fs)[1].type, "xfs");
-	CHECK_STR((*fs)[1].mountpoint, "/data");
+	CHECK_STR((*fs)[1].name, "/data");
 	CHECK_EQ_INT((*fs)[1].dev_minor, 17);
-	memset(uuid, 0, sizeof(uuid));
-	CHECK_MEM((*fs)[1].uuid, uuid, 16);
-	CHECK_EQ_U64((*fs)[1].wtime, 0);
-
 	CHECK_STR((*fs)[2].type, "ext2");
-	CHECK_STR((*fs)[2].mountpoint, "/mnt/a b");
-	CHECK_EQ_U64((*fs)[2].wtime, 1000);
-	CHECK_EQ_U64((*fs)[2].mtime, 900);
-	CHECK_EQ_INT((*fs)[2].mnt_count, 7);
-	CHECK_EQ_INT((*fs)[2].uuid[0], 0x80);
+	CHECK_STR((*fs)[2].name, "/mnt/a b");
+	CHECK_STR((*fs)[3].type, "vfat");
+	CHECK_STR((*fs)[3].name, "/boot/efi");
 }
 
-TEST(rw_filesystems_no_superblock)
+TEST(rw_filesystems_refused)
 {
 	const char *root = unit_tmpdir(ctx);
 	struct kj_ctx *kj = unit_kj(ctx, root);
-	struct kjh_fs *fs = NULL;
+	struct kjh_fs **fs = unit_alloc(ctx, sizeof(*fs));
 	uint32_t n = 0;
 	const char *err;
 
+	unit_defer(ctx, free_fs, fs);
+	put(ctx, root, "proc/self/mountinfo",
+	    "22 1 8:2 / / rw - ext4 /dev/sda2 rw\n"
+	    "23 22 8:5 / /srv rw - f2fs /dev/sda5 rw\n");
+	unit_capture_start(ctx);
+	CHECK_EQ_INT(kjh_rw_filesystems(kj, true, fs, &n), -EOPNOTSUPP);
+	err = unit_capture_stop(ctx);
+	CHECK_ERR_LINE(err, "/srv (f2fs on 8:5): a resume could not tell whether a f2fs file system changed in between: unmount it or remount it read-only");
+	free(*fs);
+	*fs = NULL;
+	/* a snapshot is never resumed: nothing to check */
+	CHECK_EQ_INT(kjh_rw_filesystems(kj, false, fs, &n), 0);
+	CHECK_EQ_INT(n, 2);
+	free(*fs);
+	*fs = NULL;
+
 	put(ctx, root, "proc/self/mountinfo",
 	    "22 1 8:2 / / rw - ext4 /dev/sda2 rw\n");
+	put(ctx, root, "proc/swaps",
+	    "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+	    "/dev/sda6                               partition\t1048572\t\t0\t\t-2\n");
 	unit_capture_start(ctx);
-	CHECK_EQ_INT(kjh_rw_filesystems(kj, &fs, &n), -ENOENT);
+	CHECK_EQ_INT(kjh_rw_filesystems(kj, true, fs, &n), -EBUSY);
 	err = unit_capture_stop(ctx);
-	CHECK_ERR_LINE(err, "/ (8:2): cannot open its device");
-	/* a node that holds no ext superblock */
-	put(ctx, root, "dev/block/8:2", "not a superblock");
-	unit_capture_start(ctx);
-	CHECK_EQ_INT(kjh_rw_filesystems(kj, &fs, &n), -EINVAL);
-	err = unit_capture_stop(ctx);
-	CHECK_ERR_LINE(err, "/ (8:2): no ext4 superblock");
+	CHECK_ERR_LINE(err, "swap /dev/sda6 is in use: a boot before the resume could use it and overwrite what A swapped out: swapoff it first");
+	free(*fs);
+	*fs = NULL;
+	CHECK_EQ_INT(kjh_rw_filesystems(kj, false, fs, &n), 0);
+
 	/* nothing read-write on a block device: an empty table */
 	put(ctx, root, "proc/self/mountinfo",
 	    "22 1 8:2 / / ro - ext4 /dev/sda2 ro\n");
-	CHECK_EQ_INT(kjh_rw_filesystems(kj, &fs, &n), 0);
+	free(*fs);
+	*fs = NULL;
+	CHECK_EQ_INT(kjh_rw_filesystems(kj, false, fs, &n), 0);
 	CHECK_EQ_INT(n, 0);
-	CHECK(fs == NULL);
+	CHECK(*fs == NULL);
+}
+
+TEST(fs_find_by_uuid)
+{
+	const char *root = unit_tmpdir(ctx);
+	struct kj_ctx *kj = unit_kj(ctx, root);
+	struct kjh_fs f = { .type = "ext4", .name = "/data" };
+	uint32_t major = 0, minor = 0;
+	char why[256];
+	int i;
+
+	fake_dev(ctx, root, "vda", NULL, 254, 0);
+	fake_dev(ctx, root, "vdb", "vdb1", 254, 17);
+	fake_dev(ctx, root, "vdc", NULL, 254, 32);
+	put(ctx, root, "dev/block/254:0", "no file system here");
+	fake_ext_sb(ctx, root, "dev/block/254:17", 0x40);
+	fake_ext_sb(ctx, root, "dev/block/254:32", 0x80);
+	for (i = 0; i < 16; i++)
+		f.uuid[i] = (uint8_t)(0x80 + i);
+	CHECK_EQ_INT(kjh_fs_find(kj, &f, &major, &minor, why, sizeof(why)), 0);
+	CHECK_EQ_INT(major, 254);
+	CHECK_EQ_INT(minor, 32);	/* whatever number A had it under */
+
+	f.uuid[0] = 0x55;
+	CHECK_EQ_INT(kjh_fs_find(kj, &f, &major, &minor, why, sizeof(why)),
+		     -ENOENT);
+	CHECK_STR(why, "/data (ext4, uuid 558182838485868788898a8b8c8d8e8f): on no disk of this boot: attach it before resuming");
+
+	/* a clone of the disk: which one A had cannot be told */
+	fake_ext_sb(ctx, root, "dev/block/254:17", 0x80);
+	f.uuid[0] = 0x80;
+	CHECK_EQ_INT(kjh_fs_find(kj, &f, &major, &minor, why, sizeof(why)),
+		     -EEXIST);
+	CHECK_CONTAINS(why, ": cannot tell which one A had");
+	CHECK_CONTAINS(why, "vdb1");
+	CHECK_CONTAINS(why, "vdc");
 }
 
 /* ------------------------------------------------------ file targets */
@@ -475,7 +514,7 @@ static void prepare(struct unit_ctx *ctx, struct kj_ctx *kj,
 		{ 0x1000, 0x9fbff }, { 0x100000, 0x3fffffff },
 	};
 	struct kjh_fs fs = { .dev_major = 8, .dev_minor = 1, .type = "ext4",
-			     .mountpoint = "/" };
+			     .name = "/" };
 	int i;
 
 	memset(hdr, 0, sizeof(*hdr));
@@ -798,7 +837,7 @@ UNIT_MAIN("target",
 	  RUN(busy_unknown),
 	  RUN(unreachable_stacked),
 	  RUN(rw_filesystems),
-	  RUN(rw_filesystems_no_superblock),
+	  RUN(rw_filesystems_refused), RUN(fs_find_by_uuid),
 	  RUN(crc32c_check_value),
 	  RUN(file_create_prepare_reopen),
 	  RUN(file_existing_sparse_grows),

@@ -3,7 +3,7 @@
 #define KJUMP_HIB_IMAGE_FORMAT_H
 
 /*
- * The kexec hibernation image, version 2 (doc/image-format.md).
+ * The kexec hibernation image, version 3 (doc/image-format.md).
  *
  * An image lives in a "target": a whole block device or partition, or a
  * preallocated file, seen as a list of extents of one block device.  All
@@ -15,7 +15,7 @@
  *   blocks 1..16     struct kjh_extents + entries (A writes it, B keeps it)
  *   then, written by B in this order:
  *     RAM map         kjh_ram_range[ram_count]       (A's System RAM)
- *     file systems    kjh_fs[fs_count]               (A's rw mounts)
+ *     file systems    kjh_fs[fs_count], KJH_FS_SLOTS  (A's rw mounts)
  *     swsusp header   one block: A's struct swsusp_info page as published
  *     runs            kjh_run[run_count]             (saved pfn ranges)
  *     chunks          each: struct kjh_chunk + payload, block aligned
@@ -56,7 +56,7 @@
 #define KJH_EXTENTS_MAGIC	"KJHEXTNT"
 #define KJH_CHUNK_MAGIC		0x4b48434bu	/* "KCHK" */
 #define KJH_COMMIT_MAGIC	"KJCOMMIT"
-#define KJH_VERSION		2u
+#define KJH_VERSION		3u
 #define KJH_BLOCK		4096u
 #define KJH_HEADER_SEALED	512u	/* the header's bytes its crc covers */
 #define KJH_PAGE		4096u
@@ -65,7 +65,7 @@
 #define KJH_DATA_OFF		((1u + KJH_EXTENTS_BLOCKS) * KJH_BLOCK)
 #define KJH_NONCE_LEN		16u
 #define KJH_RAM_RANGES_MAX	128u	/* a reader's bounds on the sections */
-#define KJH_FS_MAX		4096u
+#define KJH_FS_SLOTS		64u	/* room for the file system table */
 
 enum kjh_state {
 	KJH_STATE_PREPARED = 1,		/* A wrote header + extents; no data */
@@ -184,18 +184,28 @@ struct kjh_ram_range {
 	uint64_t end;			/* physical, inclusive */
 };
 
-/* A file system A had mounted read-write (checked again at resume). */
+/*
+ * A file system A had mounted read-write.  A lists the ones it sees with
+ * where they are mounted; B replaces the list with the one A's kernel
+ * gave at the jump, each with its fingerprint read from the device
+ * (kjump/hib/fs-print.h).  A resume finds each by type and uuid and
+ * refuses if any fingerprint differs.
+ */
 struct kjh_fs {
-	uint32_t dev_major;
+	uint32_t dev_major;		/* its device in A */
 	uint32_t dev_minor;
-	char type[16];			/* "ext4" */
-	uint8_t uuid[16];		/* from the superblock, 0 if unknown */
-	uint64_t wtime;			/* superblock last write time */
-	uint64_t mtime;			/* superblock last mount time */
-	uint32_t mnt_count;
+	char type[16];			/* "ext4", "xfs", "vfat" */
+	uint8_t uuid[16];		/* vfat: the volume id, then zeros */
+	uint32_t sb_crc;		/* of its superblock or boot sector */
+	uint32_t log_crc;		/* of its journal, log head or FATs */
+	uint64_t log_pos;		/* where its journal or log stood */
+	uint32_t flags;			/* KJH_FS_* */
 	uint32_t pad;
-	char mountpoint[64];
+	char name[64];			/* A's mount point, or its device */
 };
+
+#define KJH_FS_PRINTED		(1u << 0)	/* B read the fingerprint */
+#define KJH_FS_LOG		(1u << 1)	/* log_crc and log_pos too */
 
 #define KJH_RUN_ZERO		(1u << 0)
 

@@ -32,6 +32,11 @@
  * header (struct swsusp_info with the arch header) as A's kernel would
  * write it for an image of exactly the map's pages.
  *
+ * supers (with KJ_JUMP_PARAM_HAS_SUPERS): the physical address of a page
+ * of struct kj_jump_super, one per file system A's kernel had mounted
+ * read-write on a block device at the jump, in any mount namespace;
+ * super_count of them, cut at KJ_JUMP_SUPERS_MAX.
+ *
  * All fields little-endian (x86).  Layout checked by the static asserts
  * below; both kernels of a jump must agree on version.
  */
@@ -41,6 +46,7 @@
 #define KJ_JUMP_PARAM_VERSION	1u
 #define KJ_JUMP_PARAM_SIZE	4096u
 #define KJ_JUMP_PARAM_HAS_MAP	(1u << 0)	/* map_* and snapshot_header set */
+#define KJ_JUMP_PARAM_HAS_SUPERS (1u << 3)	/* supers, super_count set */
 #define KJ_JUMP_REQUEST_MAX	1920u
 #define KJ_JUMP_STATUS_MAX	2048u
 #define KJ_JUMP_MAP_BITS	32768u		/* pfns per bitmap page */
@@ -55,15 +61,39 @@ struct kj_jump_param {
 	uint64_t map_pages;		/* bits set in the map */
 	uint64_t snapshot_header;	/* phys: struct swsusp_info page */
 	uint64_t free_pages;		/* free pages at the jump (info) */
-	uint64_t reserved0;
+	uint64_t supers;		/* phys: page of kj_jump_super */
 	uint32_t request_len;
 	uint32_t status_len;
 	uint32_t kernel_word;		/* sizeof(long) of A's kernel */
-	uint32_t reserved1[13];
+	uint32_t super_count;		/* rw file systems at the jump */
+	uint32_t reserved1[12];
 	char request[KJ_JUMP_REQUEST_MAX];
 	char status[KJ_JUMP_STATUS_MAX];
 };
 
+/* A file system A's kernel had mounted read-write (kernel's encoding). */
+struct kj_jump_super {
+	uint32_t dev;			/* s_dev, as new_encode_dev() */
+	uint32_t bdev;			/* its block device; 0: none */
+	uint8_t uuid[16];		/* s_uuid (vfat: zeros) */
+	char type[16];			/* NUL-padded, may be cut */
+	char id[32];			/* s_id: the device's name */
+};
+
+#define KJ_JUMP_SUPERS_MAX	(KJ_JUMP_PARAM_SIZE / sizeof(struct kj_jump_super))
+
+/* The kernel's new_encode_dev(), undone. */
+static inline uint32_t kj_dev_major(uint32_t dev)
+{
+	return (dev & 0xfff00u) >> 8;
+}
+
+static inline uint32_t kj_dev_minor(uint32_t dev)
+{
+	return (dev & 0xffu) | ((dev >> 12) & 0xfff00u);
+}
+
+_Static_assert(sizeof(struct kj_jump_super) == 72, "kexec jump super");
 _Static_assert(sizeof(struct kj_jump_param) == KJ_JUMP_PARAM_SIZE,
 	       "kexec jump parameter page layout");
 _Static_assert(__builtin_offsetof(struct kj_jump_param, request) == 128,

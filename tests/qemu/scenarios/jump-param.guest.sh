@@ -5,9 +5,11 @@
 #
 # A: root without CAP_SYS_BOOT cannot write a request (EPERM);
 #    writes a request naming the marker, kexec -j; B reads A's page:
-#    magic, version, the same request text, the map flag, a map of a
-#    plausible number of pages (more than A's used memory in pages minus
-#    a margin, fewer than all of RAM), a 4-byte kernel word; B writes a
+#    magic, version, the same request text, the map and file system
+#    list flags, a map of a plausible number of pages (more than A's used
+#    memory in pages minus a margin, fewer than all of RAM), a list of
+#    no file systems (A mounts none read-write on a block device), a
+#    4-byte kernel word; B writes a
 #    status and jumps back.  A finds that status, and its request
 #    cleared.  A second jump without a request: B sees no request and no
 #    map, and A finds the status B wrote that time.
@@ -79,7 +81,9 @@ B)
 			pages=$(u64_at /tmp/page 32)
 			pfn_end=$(u64_at /tmp/page 24)
 			kj_say "map: pages=$pages pfn_end=$pfn_end A-used=$used free=$(u64_at /tmp/page 48)"
-			kj_eq "n=1 map flag" "$flags" 1
+			kj_eq "n=1 map and file system flags" "$flags" 9
+			kj_true "n=1 file system list" "no list" test "$(u64_at /tmp/page 56)" != 0
+			kj_eq "n=1 file systems" "$(u32_at /tmp/page 76)" 0
 			kj_true "n=1 map size" "map of $pages pages for $used used of $pfn_end" \
 				test "$pages" -gt $((used / 2)) -a "$pages" -lt "$pfn_end"
 			kj_true "n=1 map dir" "no map directory" test "$(u64_at /tmp/page 16)" != 0
