@@ -328,6 +328,12 @@ static int check_map(struct save *s)
 	}
 	if (!s->total)
 		return fail(s, -EINVAL, "A's page map is empty");
+	if (s->job->req->max_pages &&
+	    kjh_restore_need(s->total) > s->job->req->max_pages)
+		return fail(s, -ENOMEM, "A has %" PRIu64 " MiB to save, and a resume would have room for %" PRIu64
+			    " MiB: free memory in A, or hibernate with --drop-caches",
+			    kjh_restore_need(s->total) >> 8,
+			    s->job->req->max_pages >> 8);
 	return 0;
 }
 

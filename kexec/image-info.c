@@ -143,6 +143,33 @@ static void print_header(const struct kjh_image *img)
 	print_fs(img);
 }
 
+/*
+ * A resumed image whose data was zeroed: only the header is left, which
+ * says what it was.
+ */
+static bool print_wiped(const struct kjh_dev *dev, bool check)
+{
+	struct kjh_header h;
+	char why[160];
+
+	if (kjh_image_read_header(dev, &h, why, sizeof(why)) ||
+	    !(h.flags & KJH_F_WIPED))
+		return false;
+	printf("state: %s, wiped\n", kjh_state_name(h.state));
+	printf("resumable: no (resumed once; everything after the header was zeroed since)\n");
+	printf("version: %u\n", h.version);
+	print_time("created", h.created);
+	print_time("saved", h.saved);
+	print_time("consumed", h.consumed);
+	print_identity(&h.id);
+	printf("pages: %" PRIu64 "\n", h.pages);
+	printf("image bytes: %" PRIu64 " (zeroed)\n", h.image_bytes);
+	printf("capacity: %" PRIu64 "\n", h.capacity);
+	if (check)
+		printf("verify: nothing left to verify\n");
+	return true;
+}
+
 static int target_size(int fd, uint64_t *size)
 {
 	struct stat sb;
@@ -192,6 +219,8 @@ int image_info(const char *target, bool check)
 		close(fd);
 		return -1;
 	}
+	if (print_wiped(&dev, check))
+		goto out;
 	r = kjh_image_open(&img, &dev, why, sizeof(why));
 	if (r) {
 		report_err("image-info: %s: %s", target, why);

@@ -71,7 +71,9 @@ static int hibernate(struct kj_ctx *ctx, const struct kexec_opts *o)
 		.target = o->hib_target, .snapshot = o->snapshot,
 		.compress = o->compress, .level = o->compress_level,
 		.threads = o->threads, .drop_caches = o->drop_caches,
-		.overwrite = o->overwrite,
+		.resume_reserve_mib = o->has_reserve ?
+			(unsigned int)o->resume_reserve : KJ_RESUME_RESERVE_MIB,
+		.overwrite = o->overwrite, .allow_plaintext = o->allow_plaintext,
 		.run_flags = run_flags(o),
 	};
 	struct kj_hibernate_result r;

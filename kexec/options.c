@@ -23,6 +23,8 @@ enum {
 	OPT_COMPRESS_LEVEL,
 	OPT_THREADS,
 	OPT_DROP_CACHES,
+	OPT_RESUME_RESERVE,
+	OPT_ALLOW_PLAINTEXT,
 	OPT_IMAGE_INFO,
 	OPT_VERIFY,
 	OPT_RESUME,
@@ -68,6 +70,8 @@ static const struct option long_opts[] = {
 	{ "compress-level",	required_argument,	NULL, OPT_COMPRESS_LEVEL },
 	{ "threads",		required_argument,	NULL, OPT_THREADS },
 	{ "drop-caches",	no_argument,		NULL, OPT_DROP_CACHES },
+	{ "resume-reserve",	required_argument,	NULL, OPT_RESUME_RESERVE },
+	{ "allow-plaintext",	no_argument,		NULL, OPT_ALLOW_PLAINTEXT },
 	{ "image-info",		required_argument,	NULL, OPT_IMAGE_INFO },
 	{ "verify",		no_argument,		NULL, OPT_VERIFY },
 	{ "resume",		required_argument,	NULL, OPT_RESUME },
@@ -156,6 +160,10 @@ static const char usage_hibernate[] =
 "      --threads=N       compressing threads in the crash kernel\n"
 "                        (default: one per CPU)\n"
 "      --drop-caches     drop clean page cache before saving\n"
+"      --resume-reserve=MIB  memory the resuming kernel uses itself, which\n"
+"                        the image must leave free (default 48)\n"
+"      --allow-plaintext  hibernate although dm-crypt mappings are open\n"
+"                        (their keys go into the image in clear)\n"
 "      --overwrite       write over a target that holds a file system, a\n"
 "                        partition table or other data (refused otherwise)\n"
 "      --resume=TARGET   in a fresh boot of the same kernel, before any file\n"
@@ -296,6 +304,8 @@ static int check_hibernate_opts(const struct kexec_opts *o)
 			  o->has_level ? "--compress-level" :
 			  o->has_threads ? "--threads" :
 			  o->drop_caches ? "--drop-caches" :
+			  o->has_reserve ? "--resume-reserve" :
+			  o->allow_plaintext ? "--allow-plaintext" :
 			  o->overwrite ? "--overwrite" : NULL;
 
 	if (o->action == ACT_HIBERNATE) {
@@ -433,6 +443,11 @@ static int parse_one(struct kexec_opts *o, int c)
 		o->has_threads = true;
 		return parse_count("--threads", optarg, 1, 256, &o->threads);
 	case OPT_DROP_CACHES: o->drop_caches = true; return 0;
+	case OPT_ALLOW_PLAINTEXT: o->allow_plaintext = true; return 0;
+	case OPT_RESUME_RESERVE:
+		o->has_reserve = true;
+		return parse_count("--resume-reserve", optarg, 0, 1 << 20,
+				   &o->resume_reserve);
 	default:
 		if (c >= OPT_ARCH)
 			return add_arch_opt(o, c - OPT_ARCH);

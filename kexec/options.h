@@ -49,10 +49,12 @@ struct kexec_opts {
 	const char *hib_target;	/* --hibernate= / --snapshot= */
 	bool snapshot;		/* --snapshot: come back after the save */
 	const char *compress;	/* --compress= */
-	bool has_level, has_threads, drop_caches;
+	bool has_level, has_threads, drop_caches, has_reserve;
 	bool overwrite;		/* --overwrite (with --hibernate, --snapshot) */
+	bool allow_plaintext;	/* --allow-plaintext (the same) */
 	int compress_level;
 	int threads;
+	int resume_reserve;	/* --resume-reserve=MIB */
 	char syscall_opt;	/* 'c', 's' or 'a' as given; 0: none */
 	/*
 	 * The load as the library takes it: the kernel (first non-option

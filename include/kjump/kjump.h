@@ -180,9 +180,22 @@ struct kj_hibernate_spec {
 	int level;			/* 0: the compressor's default */
 	unsigned int threads;		/* 0: one per CPU of the crash kernel */
 	bool drop_caches;		/* drop clean caches first */
+	/*
+	 * What the resuming kernel and its initramfs use themselves: the
+	 * image must fit in the rest of RAM, or a resume could not hold it.
+	 */
+	unsigned int resume_reserve_mib;
 	bool overwrite;			/* a target holding a file system, ... */
+	bool allow_plaintext;		/* with dm-crypt mappings open */
 	unsigned int run_flags;		/* KJ_RUN_* */
 };
+
+/*
+ * The default resume reserve: a boot of the test kernels into this
+ * project's initramfs uses 48 MiB of its RAM (MemTotal - MemFree); a
+ * distribution's initramfs needs more.
+ */
+#define KJ_RESUME_RESERVE_MIB	48u
 
 struct kj_hibernate_result {
 	uint64_t image_bytes;		/* bytes of the image on the target */

@@ -70,35 +70,35 @@ static int swap_devnum(struct kj_ctx *ctx, const char *file, uint32_t *major,
 	return 0;
 }
 
+struct swap_match {
+	struct kj_ctx *ctx;
+	uint32_t major, minor;
+};
+
+static int is_this_device(void *data, char *file)
+{
+	struct swap_match *m = data;
+	uint32_t major, minor;
+
+	return !swap_devnum(m->ctx, file, &major, &minor) &&
+	       major == m->major && minor == m->minor;
+}
+
 static int check_swap(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 		      const char *name, struct busy *b)
 {
-	char *text, *cur, *line, *file;
-	uint32_t sw_major, sw_minor;
-	int ret;
+	struct swap_match m = { ctx, major, minor };
+	int ret = dev_each_swap(ctx, is_this_device, &m);
 
-	ret = dev_read_proc(ctx, "/proc/swaps", &text);
 	if (ret == -ENOENT)
 		return 0;		/* no swap support at all */
-	if (ret)
+	if (ret < 0)
 		return ret;
-	cur = text;
-	dev_next_line(&cur);		/* the heading */
-	while ((line = dev_next_line(&cur))) {
-		file = dev_next_field(&line);
-		if (!file)
-			continue;
-		dev_unescape(file);
-		if (swap_devnum(ctx, file, &sw_major, &sw_minor) ||
-		    sw_major != major || sw_minor != minor)
-			continue;
-		snprintf(b->what, sizeof(b->what), "%s (%u:%u) is active swap",
-			 name, major, minor);
-		ret = -EBUSY;
-		break;
-	}
-	free(text);
-	return ret;
+	if (!ret)
+		return 0;
+	snprintf(b->what, sizeof(b->what), "%s (%u:%u) is active swap", name,
+		 major, minor);
+	return -EBUSY;
 }
 
 static int check_holders(struct kj_ctx *ctx, uint32_t major, uint32_t minor,

@@ -122,6 +122,28 @@ bool dev_has_option(const char *opts, const char *name)
 
 /* ------------------------------------------------------------- sysfs */
 
+int dev_each_swap(struct kj_ctx *ctx, int (*fn)(void *data, char *file),
+		  void *data)
+{
+	char *text, *cur, *line, *file;
+	int ret;
+
+	ret = dev_read_proc(ctx, "/proc/swaps", &text);
+	if (ret)
+		return ret;
+	cur = text;
+	dev_next_line(&cur);		/* the heading */
+	while (!ret && (line = dev_next_line(&cur))) {
+		file = dev_next_field(&line);
+		if (!file)
+			continue;
+		dev_unescape(file);
+		ret = fn(data, file);
+	}
+	free(text);
+	return ret;
+}
+
 const char *dev_sys_path(struct kj_ctx *ctx, uint32_t major,
 			 uint32_t minor, const char *file, char *buf,
 			 size_t size)

@@ -36,6 +36,14 @@ int dev_mount_parse(char *line, struct mount_entry *e);
 /* Is name one of the comma-separated opts? */
 bool dev_has_option(const char *opts, const char *name);
 
+/*
+ * fn(data, file) for each active swap area of /proc/swaps (file
+ * unescaped, writable), until one returns non-zero, which is returned.
+ * -ENOENT without /proc/swaps (no swap support), -errno of reading it.
+ */
+int dev_each_swap(struct kj_ctx *ctx, int (*fn)(void *data, char *file),
+		  void *data);
+
 /* /sys/dev/block/MAJOR:MINOR[/file] below the root, in buf. */
 const char *dev_sys_path(struct kj_ctx *ctx, uint32_t major, uint32_t minor,
 			 const char *file, char *buf, size_t size);

@@ -66,36 +66,37 @@ static int check_printable(struct kj_ctx *ctx, const struct mount_entry *e)
 	return -EOPNOTSUPP;
 }
 
+struct swap_name {
+	char file[256];
+};
+
+/* The first active swap area's name. */
+static int first_swap(void *data, char *file)
+{
+	struct swap_name *n = data;
+
+	snprintf(n->file, sizeof(n->file), "%s", file);
+	return 1;
+}
+
 /*
  * Pages A swapped out live only on its swap: another boot before the
  * resume may use that swap and overwrite them.
  */
 static int check_no_swap(struct kj_ctx *ctx)
 {
-	char *text, *cur, *line, *file;
-	int ret;
+	struct swap_name n;
+	int ret = dev_each_swap(ctx, first_swap, &n);
 
-	ret = dev_read_proc(ctx, "/proc/swaps", &text);
-	if (ret == -ENOENT)
-		return 0;		/* no swap support at all */
-	if (ret) {
+	if (!ret || ret == -ENOENT)
+		return 0;		/* none in use, or no swap support */
+	if (ret < 0) {
 		kj_err(ctx, "/proc/swaps: %s", strerror(-ret));
 		return ret;
 	}
-	cur = text;
-	dev_next_line(&cur);		/* the heading */
-	while ((line = dev_next_line(&cur))) {
-		file = dev_next_field(&line);
-		if (!file)
-			continue;
-		dev_unescape(file);
-		kj_err(ctx, "swap %s is in use: a boot before the resume could use it and overwrite what A swapped out: swapoff it first",
-		       file);
-		ret = -EBUSY;
-		break;
-	}
-	free(text);
-	return ret;
+	kj_err(ctx, "swap %s is in use: a boot before the resume could use it and overwrite what A swapped out: swapoff it first",
+	       n.file);
+	return -EBUSY;
 }
 
 int kjh_rw_filesystems(struct kj_ctx *ctx, bool resumable,

@@ -45,6 +45,7 @@ struct hib_self {
 	uint64_t crash_start, crash_end;	/* inclusive; 0, 0: none */
 	uint64_t jump_buf_pfn;
 	char boot_id[37];
+	uint64_t max_pages;		/* what a resume has room for; 0: any */
 };
 
 static const char *what(const struct kj_hibernate_spec *spec)
@@ -159,22 +160,65 @@ static int read_self(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	return read_ram(ctx, s, self);
 }
 
+/* MemTotal and MemFree, in pages. */
+static int read_meminfo(struct kj_ctx *ctx, uint64_t *total,
+			uint64_t *avail)
+{
+	unsigned long long t = 0, f = 0;
+	char *text, *p;
+
+	if (kj_read_proc(ctx, MEMINFO_PATH, 65536, &text, NULL))
+		return -EIO;
+	p = strstr(text, "MemTotal:");
+	if (p)
+		sscanf(p, "MemTotal: %llu", &t);
+	p = strstr(text, "MemFree:");
+	if (p)
+		sscanf(p, "MemFree: %llu", &f);
+	free(text);
+	*total = t / 4;
+	*avail = f / 4;
+	return t && f <= t ? 0 : -EIO;
+}
+
 /* MemTotal - MemFree in pages, for the caller's comparison. */
 static uint64_t used_pages(struct kj_ctx *ctx)
 {
-	char *text, *p;
-	unsigned long long total = 0, avail = 0;
+	uint64_t total, avail;
 
-	if (kj_read_proc(ctx, MEMINFO_PATH, 65536, &text, NULL))
+	return read_meminfo(ctx, &total, &avail) ? 0 : total - avail;
+}
+
+/*
+ * A resume writes every page of the image into the free memory of the
+ * resuming kernel (the same RAM, less what that kernel and its
+ * initramfs use: the reserve), with a pfn and a restore entry per page
+ * besides (KJH_RESTORE_OVERHEAD).  Refuse now an image it could not
+ * hold; B checks the exact page count against the same room.
+ */
+static int check_memory(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+			struct hib_self *self)
+{
+	uint64_t total, avail, used;
+	uint64_t reserve = (uint64_t)s->resume_reserve_mib << 8;
+
+	if (s->snapshot)
+		return 0;		/* never resumed */
+	if (read_meminfo(ctx, &total, &avail)) {
+		kj_err(ctx, "%s: %s: no MemTotal and MemFree", what(s),
+		       MEMINFO_PATH);
+		return -EIO;
+	}
+	used = total - avail;
+	self->max_pages = total > reserve ? total - reserve : 1;
+	if (kjh_restore_need(used) <= self->max_pages)
 		return 0;
-	p = strstr(text, "MemTotal:");
-	if (p)
-		sscanf(p, "MemTotal: %llu", &total);
-	p = strstr(text, "MemFree:");
-	if (p)
-		sscanf(p, "MemFree: %llu", &avail);
-	free(text);
-	return total > avail ? (total - avail) / 4 : 0;
+	kj_err(ctx, "%s: this system uses %llu MiB, and a resume would have room for %llu MiB (%llu MiB of RAM less --resume-reserve=%u): free memory%s",
+	       what(s), (unsigned long long)(kjh_restore_need(used) >> 8),
+	       (unsigned long long)(self->max_pages >> 8),
+	       (unsigned long long)(total >> 8), s->resume_reserve_mib,
+	       s->drop_caches ? "" : " or hibernate with --drop-caches");
+	return -ENOMEM;
 }
 
 static int fill_request(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
@@ -464,6 +508,7 @@ static int prepare(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 		ret = kjh_rw_filesystems(ctx, !s->snapshot, &fs, &nfs);
 	if (!ret)
 		ret = fill_request(ctx, s, t, &h, &req);
+	req.max_pages = self->max_pages;
 	if (!ret)
 		ret = kjh_target_prepare(ctx, t, &h, self->ram, self->ram_count,
 					 fs, nfs);
@@ -502,27 +547,22 @@ bool kj_compress_valid(const char *name)
 	return !kjh_compress_parse(name, &c);
 }
 
-int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
-		 struct kj_hibernate_result *res)
+/*
+ * Prepare, jump, and hear how it went: back by a jump (a snapshot, or a
+ * failure), or by a resume, after which the image is wiped in the
+ * background.
+ */
+static int save(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		struct hib_self *self, struct kj_hibernate_result *res)
 {
-	struct hib_self self = { 0 };
 	struct kjh_target t = { .fd = -1 };
 	struct kjh_status st;
 	int ret;
 
-	memset(res, 0, sizeof(*res));
-	ret = check_kernel(ctx, s);
-	if (!ret)
-		ret = check_crash_kernel(ctx, s);
-	if (!ret && s->warm_up)
-		return warm_up(ctx, s, res);
-	if (!ret)
-		ret = read_self(ctx, s, &self);
-	if (ret)
-		return ret;
-	ret = prepare(ctx, s, &self, &t);
+	ret = prepare(ctx, s, self, &t);
 	if (ret)
 		goto out_fail;
+	/* again: what preparing a new file wrote is cached too */
 	if (s->drop_caches)
 		drop_caches(ctx);
 	res->used_pages = used_pages(ctx);
@@ -539,6 +579,8 @@ int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 		res->resumed = kexec_slot_loaded(ctx, true) == 0;
 	if (res->resumed) {
 		ret = read_resumed(ctx, s, &t, res);
+		if (!ret)
+			kjh_wipe_in_background(ctx, &t);
 	} else {
 		ret = came_back(ctx, s, &t);
 		if (!ret)
@@ -552,5 +594,36 @@ int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 out_fail:
 	clear_request(ctx);
 	kjh_target_abandon(ctx, &t);
+	return ret;
+}
+
+int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
+		 struct kj_hibernate_result *res)
+{
+	struct hib_self self = { 0 };
+	int ret, lock;
+
+	memset(res, 0, sizeof(*res));
+	ret = check_kernel(ctx, s);
+	if (!ret)
+		ret = check_crash_kernel(ctx, s);
+	if (!ret && s->warm_up)
+		return warm_up(ctx, s, res);
+	if (!ret)
+		ret = read_self(ctx, s, &self);
+	if (!ret && !s->allow_plaintext)
+		ret = kjh_check_plaintext(ctx, what(s));
+	/* the memory check counts what --drop-caches leaves */
+	if (!ret && s->drop_caches)
+		drop_caches(ctx);
+	if (!ret)
+		ret = check_memory(ctx, s, &self);
+	if (ret)
+		return ret;
+	/* not while the wipe of the last resumed image still runs */
+	lock = kjh_wipe_lock(ctx);
+	ret = save(ctx, s, &self, res);
+	if (lock >= 0)
+		close(lock);
 	return ret;
 }

@@ -105,6 +105,8 @@ int kjh_request_format(const struct kjh_request *req, char *buf, size_t size)
 	put(&o, "\ncompress=%s\nlevel=%d\nthreads=%u\ncreated=%llu\n",
 	    kjh_compress_name(req->compress), req->level, req->threads,
 	    (unsigned long long)req->created);
+	if (req->max_pages)
+		put(&o, "max-pages=%llu\n", (unsigned long long)req->max_pages);
 	if (req->target[0])
 		put(&o, "target=%s\n", req->target);
 	return put_end(&o);
@@ -291,12 +293,13 @@ static int text_start(const char *text, size_t len, const char *first,
 
 enum req_key {
 	RK_MODE, RK_DEV, RK_DEV_SIZE, RK_OFFSET, RK_CAPACITY, RK_NONCE,
-	RK_COMPRESS, RK_LEVEL, RK_THREADS, RK_CREATED, RK_TARGET, RK_NR,
+	RK_COMPRESS, RK_LEVEL, RK_THREADS, RK_CREATED, RK_MAX_PAGES, RK_TARGET,
+	RK_NR,
 };
 
 static const char *const req_keys[RK_NR] = {
 	"mode", "dev", "dev-size", "offset", "capacity", "nonce",
-	"compress", "level", "threads", "created", "target",
+	"compress", "level", "threads", "created", "max-pages", "target",
 };
 
 #define RK_REQUIRED	((1u << RK_MODE) | (1u << RK_DEV) | \
@@ -347,6 +350,8 @@ static int req_value(enum req_key k, const struct line *l,
 		return 0;
 	case RK_CREATED:
 		return parse_u64(l, UINT64_MAX, &req->created);
+	case RK_MAX_PAGES:
+		return parse_u64(l, UINT64_MAX, &req->max_pages);
 	case RK_TARGET:
 		if (l->val_len >= sizeof(req->target))
 			return -EINVAL;

@@ -202,33 +202,23 @@ static int check_journal_data(struct kj_ctx *ctx, const char *path,
 	return ret;
 }
 
+static int is_this_file(void *data, char *file)
+{
+	const struct stat *st = data;
+	struct stat sw;
+
+	return !stat(file, &sw) && sw.st_dev == st->st_dev &&
+	       sw.st_ino == st->st_ino;
+}
+
 /* Active swap files cannot be written (and must not be). */
 static int check_not_swapfile(struct kj_ctx *ctx, const char *path,
 			      const struct stat *st)
 {
-	char *text, *cur, *line, *file;
-	struct stat sw;
-	int ret;
-
-	ret = dev_read_proc(ctx, "/proc/swaps", &text);
-	if (ret)
+	if (dev_each_swap(ctx, is_this_file, (void *)st) <= 0)
 		return 0;
-	cur = text;
-	dev_next_line(&cur);
-	while ((line = dev_next_line(&cur))) {
-		file = dev_next_field(&line);
-		if (!file)
-			continue;
-		dev_unescape(file);
-		if (stat(file, &sw) || sw.st_dev != st->st_dev ||
-		    sw.st_ino != st->st_ino)
-			continue;
-		kj_err(ctx, "%s: in use: it is an active swap file", path);
-		ret = -EBUSY;
-		break;
-	}
-	free(text);
-	return ret;
+	kj_err(ctx, "%s: in use: it is an active swap file", path);
+	return -EBUSY;
 }
 
 static int check_space(struct kj_ctx *ctx, const char *path, int fd,

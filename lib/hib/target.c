@@ -423,6 +423,18 @@ int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
 	return ret;
 }
 
+int kjh_target_write_block0(struct kj_ctx *ctx, struct kjh_target *t,
+			    const struct kjh_header *h)
+{
+	int ret = write_at(ctx, t, 0, h, sizeof(*h), "header");
+
+	if (!ret && fdatasync(t->fd)) {
+		ret = -errno;
+		kj_err(ctx, "%s: fdatasync: %s", t->path, strerror(-ret));
+	}
+	return ret;
+}
+
 int kjh_target_invalidate(struct kj_ctx *ctx, struct kjh_target *t,
 			  uint32_t states, enum kjh_invalid_why why)
 {
@@ -444,11 +456,7 @@ int kjh_target_invalidate(struct kj_ctx *ctx, struct kjh_target *t,
 	h->state = KJH_STATE_INVALID;
 	h->invalid_why = why;
 	kjh_header_seal(h);
-	ret = write_at(ctx, t, 0, h, sizeof(*h), "header");
-	if (!ret && fdatasync(t->fd)) {
-		ret = -errno;
-		kj_err(ctx, "%s: fdatasync: %s", t->path, strerror(-ret));
-	}
+	ret = kjh_target_write_block0(ctx, t, h);
 	if (!ret)
 		ret = 1;
 out:

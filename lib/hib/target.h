@@ -117,6 +117,27 @@ void kjh_target_after_jump(struct kjh_target *t);
 int kjh_target_read_block0(struct kj_ctx *ctx, const struct kjh_target *t,
 			   void *block);
 
+/* h (sealed) written as block 0 and synced: 0, or -errno (reported). */
+int kjh_target_write_block0(struct kj_ctx *ctx, struct kjh_target *t,
+			    const struct kjh_header *h);
+
+/*
+ * Wait until no wipe of an earlier image runs, and hold the lock that
+ * makes one wait (close the descriptor to let go; a wipe started in
+ * between takes it over).  -1 when there is no /run to lock in.
+ */
+int kjh_wipe_lock(struct kj_ctx *ctx);
+
+/*
+ * The image t resumed (block 0 CONSUMED with t's nonce) zeroed after its
+ * extent list, then flagged KJH_F_WIPED, synced.  It stops, with 0, as
+ * soon as block 0 holds anything else.  0, or -errno (reported).
+ */
+int kjh_target_wipe(struct kj_ctx *ctx, struct kjh_target *t);
+
+/* kjh_target_wipe() in a child process; returns at once. */
+void kjh_wipe_in_background(struct kj_ctx *ctx, struct kjh_target *t);
+
 /*
  * When block 0 (read as kjh_target_read_block0() does) still holds the
  * prepared image, in one of the states of the mask (1u << state), make
@@ -144,6 +165,13 @@ void kjh_target_abandon(struct kj_ctx *ctx, struct kjh_target *t);
  */
 int kjh_rw_filesystems(struct kj_ctx *ctx, bool resumable,
 		       struct kjh_fs **fs, uint32_t *count);
+
+/*
+ * No dm-crypt mapping is open (a dm device whose uuid starts with
+ * "CRYPT-"): an image would hold its key in clear.  0, or -EPERM
+ * reported against what ("--hibernate").
+ */
+int kjh_check_plaintext(struct kj_ctx *ctx, const char *what);
 
 /*
  * The block device of this boot that holds f's file system (its type

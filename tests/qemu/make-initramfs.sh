@@ -233,7 +233,7 @@ inputs_hash=$( {
 	cd "$here"
 	echo "== cc $guest_cc $arch vmlinux=$with_vmlinux"
 	for f in make-initramfs.sh guest/* tools/*.[ch] scenarios/*.guest.sh \
-	    ../../hibernate/kjump-mkinitramfs; do
+	    ../../hibernate/kjump-mkinitramfs ../../hibernate/kjump-resume; do
 		echo "== $f"
 		cat "$f"
 	done
@@ -332,6 +332,7 @@ fi
 if [ -n "$kjump_save" ]; then
 	install -m 0755 "$kjump_save" "$b/usr/sbin/kjump-save"
 fi
+install -m 0755 "$top/hibernate/kjump-resume" "$b/usr/sbin/kjump-resume"
 echo "root:x:0:0:root:/root:/bin/sh" >"$b/etc/passwd"
 echo "root:x:0:" >"$b/etc/group"
 

@@ -61,6 +61,7 @@ static void sample_request(struct kjh_request *r)
 	r->level = -3;
 	r->threads = 4;
 	r->created = 1700000000;
+	r->max_pages = 98765;
 	snprintf(r->target, sizeof(r->target), "/var/lib/kjump/image");
 }
 
@@ -96,6 +97,7 @@ TEST(request_defaults_and_unknown_keys)
 	CHECK_EQ_INT(r.dev_minor, 3);
 	CHECK_EQ_INT(r.compress, KJH_COMPRESS_LZ4);
 	CHECK_EQ_INT(r.threads, 0);
+	CHECK_EQ_U64(r.max_pages, 0);	/* no limit */
 	CHECK_EQ_U64(r.nonce[15], 0xff);
 }
 

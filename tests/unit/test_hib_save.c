@@ -591,6 +591,21 @@ TEST(filesystems_recorded)
 		CHECK_EQ_INT(fs->uuid[i], 0x30 + i);
 }
 
+/* More pages than the resume will have room for: refused, nothing kept. */
+TEST(refuses_more_than_a_resume_holds)
+{
+	struct fake *f = make_fake(ctx, KJH_COMPRESS_LZ4, KJH_MODE_HIBERNATE,
+				   5 * MIB);
+	struct kjh_status st;
+
+	f->req.max_pages = kjh_restore_need(f->map_pages) - 1;
+	CHECK_EQ_INT(save(ctx, f, &st), -ENOMEM);
+	CHECK_STR(st.reason, "A has 2 MiB to save, and a resume would have room for 2 MiB: free memory in A, or hibernate with --drop-caches");
+	f->req.max_pages = kjh_restore_need(f->map_pages);
+	if (save(ctx, f, &st))
+		FAILF("kjs_save: %s", st.reason);
+}
+
 /* A type with no fingerprint: a hibernation fails, a snapshot goes on. */
 TEST(filesystems_unprintable)
 {
@@ -1053,6 +1068,7 @@ UNIT_MAIN("hib-save", RUN(save_none), RUN(save_lz4), RUN(save_zstd),
 	  RUN(save_none_read), RUN(save_lz4_read),
 	  RUN(save_hibernate_mode_no_snapshot_flag),
 	  RUN(filesystems_recorded), RUN(filesystems_unprintable),
+	  RUN(refuses_more_than_a_resume_holds),
 	  RUN(tables_bound_to_the_commit), RUN(counts_bounded_before_reading),
 	  RUN(refuses_another_nonce),
 	  RUN(refuses_page_not_in_vmcore), RUN(target_too_small),

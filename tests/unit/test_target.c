@@ -17,6 +17,7 @@
 #include "ctx.h"
 #include "hib/signature.h"
 #include "hib/target.h"
+#include "kjump/hib/image-read.h"
 #include "unit.h"
 
 /* An independent bitwise CRC-32C, to check what the target wrote. */
@@ -370,6 +371,24 @@ TEST(rw_filesystems_refused)
 	CHECK(*fs == NULL);
 }
 
+/* An open dm-crypt mapping's key would go into the image in clear. */
+TEST(plaintext_refused)
+{
+	const char *root = unit_tmpdir(ctx);
+	struct kj_ctx *kj = unit_kj(ctx, root);
+	const char *err;
+
+	put(ctx, root, "sys/block/sda/size", "1000\n");
+	put(ctx, root, "sys/block/dm-0/dm/uuid", "LVM-Qk0cR8Hc2v\n");
+	CHECK_EQ_INT(kjh_check_plaintext(kj, "--hibernate"), 0);
+	put(ctx, root, "sys/block/dm-1/dm/uuid",
+	    "CRYPT-LUKS2-6f1c0a4e2b7d4e9c8a5f3b2d1e0c9a87-sda2_crypt\n");
+	unit_capture_start(ctx);
+	CHECK_EQ_INT(kjh_check_plaintext(kj, "--hibernate"), -EPERM);
+	err = unit_capture_stop(ctx);
+	CHECK_ERR_LINE(err, "--hibernate: dm-1 is a dm-crypt mapping: its key would be written in clear into the image (--allow-plaintext to hibernate anyway)");
+}
+
 TEST(fs_find_by_uuid)
 {
 	const char *root = unit_tmpdir(ctx);
@@ -629,6 +648,57 @@ TEST(file_create_prepare_reopen)
 static void refused(struct unit_ctx *ctx, const char *path, uint64_t need,
 		    const char *needle);
 
+/* A resumed image's data zeroed, its header flagged; nothing else's. */
+TEST(wipe_after_resume)
+{
+	const char *dir = file_dir(ctx);
+	struct kj_ctx *kj = unit_kj(ctx, "");
+	struct kjh_target *t = new_target(ctx);
+	struct kjh_header *hdr = unit_alloc(ctx, sizeof(*hdr));
+	uint64_t size = 3 * 1048576 + 4096, data = 2 * 1048576;
+	uint8_t *buf = unit_alloc(ctx, (size_t)data), *blk;
+	char path[4096];
+	size_t i, nonzero = 0;
+
+	snprintf(path, sizeof(path), "%s/image", dir);
+	CHECK_EQ_INT(kjh_target_open(kj, path, size, false, t), 0);
+	prepare(ctx, kj, t, hdr);
+	memset(buf, 0xa5, (size_t)data);
+	CHECK_EQ_INT(pwrite(t->fd, buf, (size_t)data, KJH_DATA_OFF),
+		     (ssize_t)data);
+	hdr->state = KJH_STATE_CONSUMED;
+	hdr->image_bytes = KJH_DATA_OFF + data;
+	kjh_header_seal(hdr);
+	CHECK_EQ_INT(kjh_target_write_block0(kj, t, hdr), 0);
+
+	CHECK_EQ_INT(kjh_target_wipe(kj, t), 0);
+	CHECK_EQ_INT(pread(t->fd, buf, (size_t)data, KJH_DATA_OFF),
+		     (ssize_t)data);
+	for (i = 0; i < data; i++)
+		nonzero += buf[i] != 0;
+	CHECK_EQ_U64(nonzero, 0);
+	blk = unit_alloc(ctx, KJH_BLOCK);
+	CHECK_EQ_INT(pread(t->fd, blk, KJH_BLOCK, 0), KJH_BLOCK);
+	memcpy(hdr, blk, sizeof(*hdr));
+	CHECK_EQ_INT(kjh_header_check(hdr, NULL, 0), 0);
+	CHECK_EQ_INT(hdr->state, KJH_STATE_CONSUMED);
+	CHECK_EQ_INT(hdr->flags & KJH_F_WIPED, KJH_F_WIPED);
+	/* the extent list is kept: the target stays one */
+	CHECK_EQ_INT(pread(t->fd, buf, 8, KJH_EXTENTS_OFF), 8);
+	CHECK_MEM(buf, KJH_EXTENTS_MAGIC, 8);
+
+	/* another image there now (a new hibernation): left alone */
+	memset(buf, 0x5a, 4096);
+	CHECK_EQ_INT(pwrite(t->fd, buf, 4096, KJH_DATA_OFF), 4096);
+	hdr->flags = 0;
+	hdr->nonce[0] ^= 1;
+	kjh_header_seal(hdr);
+	CHECK_EQ_INT(kjh_target_write_block0(kj, t, hdr), 0);
+	CHECK_EQ_INT(kjh_target_wipe(kj, t), 0);
+	CHECK_EQ_INT(pread(t->fd, buf, 4096, KJH_DATA_OFF), 4096);
+	CHECK_EQ_INT(buf[100], 0x5a);
+}
+
 /* An existing file: kept data, holes and preallocation filled, grown. */
 TEST(file_existing_sparse_grows)
 {
@@ -838,6 +908,7 @@ UNIT_MAIN("target",
 	  RUN(unreachable_stacked),
 	  RUN(rw_filesystems),
 	  RUN(rw_filesystems_refused), RUN(fs_find_by_uuid),
+	  RUN(plaintext_refused), RUN(wipe_after_resume),
 	  RUN(crc32c_check_value),
 	  RUN(file_create_prepare_reopen),
 	  RUN(file_existing_sparse_grows),

@@ -154,6 +154,7 @@ struct kjh_header {
 };
 
 #define KJH_F_SNAPSHOT		(1u << 0)	/* saved for A to run on */
+#define KJH_F_WIPED		(1u << 1)	/* CONSUMED, all after block 16 zeroed */
 
 /* The extent list: A writes it (through its file system) before the jump. */
 struct kjh_extent {

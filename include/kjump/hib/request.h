@@ -22,6 +22,9 @@
  *     level=N                      compression level (0: the default)
  *     threads=N                    compressing threads (0: one per CPU)
  *     created=UNIX_SECONDS
+ *     max-pages=N                  the most pages a resume will have room
+ *                                  for (0, the default: no limit); B
+ *                                  refuses an image of more
  *     target=PATH                  what the user named (messages only)
  *
  *   status (B -> A, at most KJ_JUMP_STATUS_MAX bytes):
@@ -54,6 +57,7 @@ struct kjh_request {
 	int level;
 	unsigned int threads;
 	uint64_t created;
+	uint64_t max_pages;		/* 0: no limit */
 	char target[256];
 };
 
@@ -65,6 +69,16 @@ struct kjh_status {
 	uint64_t raw_bytes, stored_bytes;
 	uint64_t write_ms;
 };
+
+/*
+ * The free pages a resume needs for an image of pages pages: the pages,
+ * and per page a pfn word and a restore entry (at most 1/128 of them,
+ * on both word sizes), and a few pages of headers.
+ */
+static inline uint64_t kjh_restore_need(uint64_t pages)
+{
+	return pages + pages / 128 + 16;
+}
 
 /* Text into buf (NUL-terminated); returns its length, or -ENOSPC. */
 int kjh_request_format(const struct kjh_request *req, char *buf, size_t size);

@@ -407,6 +407,33 @@ kj_counter_wait() {
 	if [ "$_now" -gt "$1" ]; then echo "$_now advanced"; else echo "$_now stuck"; fi
 }
 
+# kj_resume_refused DISK WHAT ERE: kexec --resume of DISK exits 1 with
+# one line, "kexec: resume: DISK: " and then ERE, prints nothing else,
+# and leaves the image committed and whole (--image-info --verify).
+kj_resume_refused() {
+	"$KEXEC" --resume="$1" >/tmp/r.out 2>/tmp/r.err
+	_rc=$?
+	kj_say_lines "$2: " /tmp/r.err
+	kj_match "$2" "rc=$_rc lines=$(wc -l </tmp/r.err) out=$(wc -c </tmp/r.out) $(head -n 1 /tmp/r.err)" \
+		"^rc=1 lines=1 out=0 kexec: resume: $1: $3"
+	"$KEXEC" --image-info="$1" --verify >/tmp/v.out 2>&1
+	kj_match "$2 kept" "$(grep -E '^(state|verify):' /tmp/v.out | tr '\n' ' ')" \
+		'^state: committed verify: ok'
+}
+
+# kj_wait_wiped DISK: wait (60 s of monotime at most, not a sleep) for the
+# background wipe of a resumed image on DISK to flag its header; print
+# "wiped" or the state line --image-info last printed.
+kj_wait_wiped() {
+	_tw=$(($(kj_monotime) + 60000000))
+	while :; do
+		_st=$("$KEXEC" --image-info="$1" 2>&1 | head -n 1)
+		case $_st in "state: consumed, wiped") echo wiped; return ;; esac
+		[ "$(kj_monotime)" -lt $_tw ] || break
+	done
+	echo "$_st"
+}
+
 # kj_jump_trip LABEL [SAY]: A's kexec -j into B and back, with the counter
 # loop of kj_counter_start running: "handover to B (LABEL)" first (SAY=0:
 # "LABEL" only, for a jump that is not to reach B, or whose B cannot say

@@ -53,6 +53,9 @@ char-device    | "$KEXEC" --hibernate=/dev/null            | !0 | ^kexec: /dev/n
 fs-on-disk     | "$KEXEC" --snapshot=$DISK                 | !0 | ^kexec: /dev/vda: holds an ext2/3/4 file system: not overwritten \(--overwrite to use it anyway\)$
 too-small      | "$KEXEC" --snapshot=$DISK --overwrite     | !0 | ^kexec: /dev/vda: too small: the image needs [0-9]+ bytes for the worst case, the device has 314572800$
 stray-overwrite | "$KEXEC" -j --overwrite                  | !0 | ^kexec: --overwrite: only with --hibernate or --snapshot$
+no-room-resume | "$KEXEC" --hibernate=$DISK --resume-reserve=1048576 | !0 | ^kexec: --hibernate: this system uses [0-9]+ MiB, and a resume would have room for 0 MiB \([0-9]+ MiB of RAM less --resume-reserve=1048576\): free memory or hibernate with --drop-caches$
+stray-reserve  | "$KEXEC" -j --resume-reserve=64          | !0 | ^kexec: --resume-reserve: only with --hibernate or --snapshot$
+stray-plaintext | "$KEXEC" -j --allow-plaintext           | !0 | ^kexec: --allow-plaintext: only with --hibernate or --snapshot$
 TABLE
 
 mkdir -p /mnt/fs
@@ -78,4 +81,15 @@ TABLE
 kj_eq files-untouched "$(md5sum /mnt/fs/other.img /mnt/fs/mine.img /mnt/fs/thesis.odt | cut -c1-12 | tr '\n' ' ')" "$sums"
 kj_eq other-mode "$(stat -c '%a %u' /mnt/fs/other.img)" "666 1000"
 umount /mnt/fs
+
+# 60% of RAM in use, no swap, and a resuming kernel that needs 200 MiB
+# of its own: it could not hold the image, refused before anything is
+# written (at the default 48 MiB the same refusal needs more than 85% in
+# use, which leaves this guest too little to run the test in)
+kj_memfill_pct 60 "$KJ_MARKER$KJ_MARKER" || exit 1
+before=$(kj_table_state)
+kj_run_fails no-room '^kexec: --hibernate: this system uses [0-9]+ MiB, and a resume would have room for [0-9]+ MiB \([0-9]+ MiB of RAM less --resume-reserve=200\): free memory or hibernate with --drop-caches$' \
+	"$KEXEC" --hibernate=$DISK --overwrite --resume-reserve=200
+kj_eq no-room-unchanged "$(kj_table_state)" "$before"
+kill $mfpid
 kj_slot kexec_crash_loaded 1

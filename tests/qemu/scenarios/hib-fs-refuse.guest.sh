@@ -40,17 +40,9 @@ EXT=/dev/vdb
 XFS=/dev/vdc
 VFAT=/dev/vdd
 
-# refused WHAT ERE: --resume exits 1 with one line matching ERE, and the
-# image is still committed and verifies
+# refused WHAT ERE: kj_resume_refused of the image disk
 refused() {
-	"$KEXEC" --resume=$DISK >/tmp/r.out 2>/tmp/r.err
-	_rc=$?
-	kj_say_lines "$1: " /tmp/r.err
-	kj_match "$1" "rc=$_rc lines=$(wc -l </tmp/r.err) out=$(wc -c </tmp/r.out) $(head -n 1 /tmp/r.err)" \
-		"^rc=1 lines=1 out=0 kexec: resume: $DISK: $2"
-	"$KEXEC" --image-info=$DISK --verify >/tmp/v.out 2>&1
-	kj_match "$1 kept" "$(grep -E '^(state|verify):' /tmp/v.out | tr '\n' ' ')" \
-		'^state: committed verify: ok'
+	kj_resume_refused $DISK "$@"
 }
 
 # mount_in_own_namespace: the vfat disk mounted read-write in a mount

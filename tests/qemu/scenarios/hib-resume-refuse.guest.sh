@@ -14,9 +14,12 @@
 #    each flipped: refused by its checksum, then put back; the commit record zeroed (a cut image): "no commit record",
 #    then put back; the ext4 file system mounted, a file touched,
 #    unmounted: "changed since the hibernation" (and, mounted read-only while --resume
-#    runs: "mounted or in use in this boot"); then kexec --invalidate, as a boot that
-#    goes on without resuming runs it: "invalid: invalidated by kexec
+#    runs: "mounted or in use in this boot"); then the boot hook
+#    (kjump-resume) refuses it the same way and makes it never resumable,
+#    as a boot that goes on must: "invalid: invalidated by kexec
 #    --invalidate", and a second --invalidate finds nothing to do.
+# Boot 4 also runs the boot hook with kjump.keep_image on the command
+#    line: the image is kept (exit status 2).
 # After each refusal: exit status 1, one "kexec: resume: /dev/vda:" line,
 # the image still committed and whole (--image-info --verify), the file
 # system untouched by the tool; the host's e2fsck -fn finds the ext4 disk
@@ -27,7 +30,7 @@
 #: append crashkernel=64M
 #: boot 2 memory 640
 #: boot 3 config pae
-#: boot 4 append crashkernel=32M
+#: boot 4 append crashkernel=32M kjump.keep_image
 #: debian skip kexec --resume is ours
 #: mark A.start
 #: mark B.start 120
@@ -50,17 +53,9 @@ info() {                   # info KEY: the value of --image-info's KEY line
 	"$KEXEC" --image-info=$DISK 2>/dev/null | sed -n "s/^$1: //p"
 }
 
-# refused WHAT ERE: --resume exits 1 with one line matching ERE, and the
-# image is still committed and verifies
+# refused WHAT ERE: kj_resume_refused of the image disk
 refused() {
-	"$KEXEC" --resume=$DISK >/tmp/r.out 2>/tmp/r.err
-	_rc=$?
-	kj_say_lines "$1: " /tmp/r.err
-	kj_match "$1" "rc=$_rc lines=$(wc -l </tmp/r.err) out=$(wc -c </tmp/r.out) $(head -n 1 /tmp/r.err)" \
-		"^rc=1 lines=1 out=0 kexec: resume: $DISK: $2"
-	"$KEXEC" --image-info=$DISK --verify >/tmp/v.out 2>&1
-	kj_match "$1 kept" "$(grep -E '^(state|verify):' /tmp/v.out | tr '\n' ' ')" \
-		'^state: committed verify: ok'
+	kj_resume_refused $DISK "$@"
 }
 
 # byte_at OFF / put_byte OFF BYTE (octal value): one byte of the disk
@@ -112,6 +107,11 @@ A.3)
 A.4)
 	kj_match crashkernel "$(cat /proc/cmdline)" 'crashkernel=32M'
 	refused crash-region 'another crash region: image 64 MiB, running 32 MiB'
+	# the boot hook, told to keep the image (kjump.keep_image): kept
+	env KEXEC="$KEXEC" kjump-resume $DISK >/tmp/h.out 2>/tmp/h.err
+	kj_eq hook-keep "rc=$? $(tail -n 1 /tmp/h.err)" \
+		"rc=2 kjump-resume: $DISK: kept (kjump.keep_image): mount nothing of the saved system read-write in this boot"
+	kj_match hook-keep-kept "$(info state)" '^committed$'
 	kj_reboot_host
 	;;
 A.5)
@@ -159,10 +159,10 @@ A.5)
 	kj_ok "mounted and touched $FS"
 	refused fs-changed '/mnt/fs \(ext4\): changed since the hibernation: its (superblock|journal) differs: it was mounted or written in between$'
 
-	# a boot that goes on without resuming: never resumable again
-	kj_run invalidate "$KEXEC" --invalidate=$DISK
-	kj_match invalidate "rc=$kj_rc err=$kj_nerr $(cat /tmp/kj.out)" \
-		"^rc=0 err=0 invalidate: $DISK: invalidated: it will never be resumed\$"
+	# the boot hook: the refusal, then never resumable again
+	kj_run hook env KEXEC="$KEXEC" kjump-resume $DISK
+	kj_match hook "rc=$kj_rc err=$kj_nerr $(head -n 1 /tmp/kj.err) $(cat /tmp/kj.out)" \
+		"^rc=0 err=1 kexec: resume: $DISK: /mnt/fs \\(ext4\\): changed since the hibernation: .* invalidate: $DISK: invalidated: it will never be resumed\$"
 	"$KEXEC" --resume=$DISK >/tmp/r.out 2>/tmp/r.err
 	kj_match invalidated "rc=$? $(cat /tmp/r.err)" \
 		"^rc=1 kexec: resume: $DISK: invalid: invalidated by kexec --invalidate"
