@@ -46,11 +46,12 @@ struct fs_kind {
 #define COW		"a copy-on-write file system: its extents move when written"
 #define NO_DISK		"not on a disk"
 #define UNTRUSTED	""	/* the general message */
+#define NO_FIEMAP	"Linux's vfat cannot list a file's blocks (no FIEMAP): use a partition, or a file on ext2/3/4 or xfs"
 
 static const struct fs_kind fs_kinds[] = {
 	{ 0xef53, "ext2/3/4", NULL },
 	{ 0x58465342, "xfs", NULL },
-	{ 0x4d44, "vfat", NULL },
+	{ 0x4d44, "vfat", NO_FIEMAP },
 	{ 0x9123683e, "btrfs", COW },
 	{ 0xca451a4e, "bcachefs", COW },
 	{ 0x2fc12fc1, "zfs", COW },
@@ -88,7 +89,7 @@ static int check_fs_type(struct kj_ctx *ctx, const char *path, uint32_t magic)
 		snprintf(name, sizeof(name), "%s", k->name);
 	else
 		snprintf(name, sizeof(name), "0x%x", magic);
-	kj_err(ctx, "%s: extents cannot be trusted on a %s file system (ext2/3/4, xfs and vfat can take an image)",
+	kj_err(ctx, "%s: extents cannot be trusted on a %s file system (ext2/3/4 and xfs can take an image)",
 	       path, name);
 	return -EINVAL;
 }

@@ -4,8 +4,8 @@
 
 /*
  * The hibernation target, kernel A's side, before the jump: a whole
- * block device or partition, or a file on a mounted ext2/3/4, xfs or
- * vfat file system, checked, made ready and described as extents of one
+ * block device or partition, or a file on a mounted ext2/3/4 or xfs
+ * file system, checked, made ready and described as extents of one
  * block device, so that kernel B can write A's image into those blocks
  * through the raw device without mounting anything.
  *

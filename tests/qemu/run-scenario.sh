@@ -52,10 +52,10 @@
 #     disk MIB           a fresh, zeroed raw disk of MIB MiB
 #                        (LOGDIR/NAME.disk.img) as virtio-blk, /dev/vda;
 #                        every boot of the run sees the same file
-#     disk-fs TYPE       make an ext2/ext3/ext4 file system on the whole
-#                        disk on the host (mkfs.TYPE) before the first boot
-#     fsck-after         after the last boot, e2fsck -fn of the disk on the
-#                        host must find nothing to fix
+#     disk-fs TYPE       make an ext2/ext3/ext4, xfs or vfat file system on
+#                        the whole disk on the host before the first boot
+#     fsck-after         after the last boot, the host's check of the
+#                        disk (as for fs-disk) must find nothing to fix
 #     fs-disk MIB TYPE   one more fresh disk (LOGDIR/NAME.fs.img, then
 #                        NAME.fs2.img, ...: /dev/vdb, /dev/vdc, ...) with
 #                        an ext2/ext3/ext4, xfs or vfat file system made
@@ -326,7 +326,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 		[[ $rest =~ ^[1-9][0-9]*$ ]] || fail "$bad (disk MIB)"
 		disk_mib=$rest ;;
 	disk-fs)
-		[[ $rest =~ ^ext[234]$ ]] || fail "$bad (disk-fs ext2|ext3|ext4)"
+		[[ $rest =~ ^(ext[234]|xfs|vfat)$ ]] || fail "$bad (disk-fs ext2|ext3|ext4|xfs|vfat)"
 		disk_fs=$rest ;;
 	fs-disk)
 		[[ $rest =~ ^([1-9][0-9]*)\ (ext[234]|xfs|vfat)$ ]] || fail "$bad (fs-disk MIB ext2|ext3|ext4|xfs|vfat)"
@@ -674,33 +674,12 @@ for k in "${mk_kind[@]}"; do [ "$k" = reboot ] && nboots=$((nboots + 1)); done
 : >"$steps"
 : >"$serial"
 exec 7<"$serial"
-drive=()
-if [ -n "$disk_mib" ]; then
-	disk=$logdir/$base.disk.img
-	rm -f "$disk"
-	truncate -s "${disk_mib}M" "$disk" || fail "cannot create $disk"
-	if [ -n "$disk_fs" ]; then
-		mkfs."$disk_fs" -q -F -L kjump "$disk" >>"$logdir/$base.build.log" 2>&1 ||
-			fail "mkfs.$disk_fs on $disk failed (log: $logdir/$base.build.log)"
-	fi
-	drive=(-drive "file=$disk,format=raw,if=virtio")
-	if [ -n "$disk_fault" ]; then
-		# QEMU's blkdebug: every write that covers the sector fails (EIO)
-		printf '[inject-error]\nevent = "pwritev"\nerrno = "5"\nsector = "%s"\nonce = "off"\n' \
-			"$disk_fault" >"$logdir/$base.blkdebug.conf"
-		drive=(-drive "file=blkdebug:$logdir/$base.blkdebug.conf:$disk,format=raw,if=virtio")
-	fi
-fi
-# fs_disk_img N: the host file of the Nth fs-disk (0: NAME.fs.img)
-fs_disk_img() {
-	if [ "$1" = 0 ]; then echo "$logdir/$base.fs.img"; else echo "$logdir/$base.fs$(($1 + 1)).img"; fi
-}
-# mkfs_on TYPE FILE: the file system of an fs-disk, labelled kjumpfs
+# mkfs_on TYPE FILE [LABEL]: the file system of a disk (label kjumpfs)
 mkfs_on() {
 	case $1 in
-	xfs) mkfs.xfs -q -f -L kjumpfs "$2" ;;
-	vfat) mkfs.vfat -n KJUMPFS "$2" ;;
-	*) mkfs."$1" -q -F -L kjumpfs "$2" ;;
+	xfs) mkfs.xfs -q -f -L "${3:-kjumpfs}" "$2" ;;
+	vfat) mkfs.vfat -n "$(echo "${3:-kjumpfs}" | tr a-z A-Z)" "$2" ;;
+	*) mkfs."$1" -q -F -L "${3:-kjumpfs}" "$2" ;;
 	esac
 }
 # fsck_of TYPE FILE: the host's read-only check of that file system.  A
@@ -717,6 +696,27 @@ fsck_of() {
 			"$logdir/$base.vfat-check" ;;
 	*) e2fsck -fn "$2" ;;
 	esac
+}
+drive=()
+if [ -n "$disk_mib" ]; then
+	disk=$logdir/$base.disk.img
+	rm -f "$disk"
+	truncate -s "${disk_mib}M" "$disk" || fail "cannot create $disk"
+	if [ -n "$disk_fs" ]; then
+		mkfs_on "$disk_fs" "$disk" kjump >>"$logdir/$base.build.log" 2>&1 ||
+			fail "mkfs.$disk_fs on $disk failed (log: $logdir/$base.build.log)"
+	fi
+	drive=(-drive "file=$disk,format=raw,if=virtio")
+	if [ -n "$disk_fault" ]; then
+		# QEMU's blkdebug: every write that covers the sector fails (EIO)
+		printf '[inject-error]\nevent = "pwritev"\nerrno = "5"\nsector = "%s"\nonce = "off"\n' \
+			"$disk_fault" >"$logdir/$base.blkdebug.conf"
+		drive=(-drive "file=blkdebug:$logdir/$base.blkdebug.conf:$disk,format=raw,if=virtio")
+	fi
+fi
+# fs_disk_img N: the host file of the Nth fs-disk (0: NAME.fs.img)
+fs_disk_img() {
+	if [ "$1" = 0 ]; then echo "$logdir/$base.fs.img"; else echo "$logdir/$base.fs$(($1 + 1)).img"; fi
 }
 for i in "${!fs_disks[@]}"; do
 	# after the image disk, so that the first is /dev/vdb
@@ -832,11 +832,11 @@ done
 echo "done in $(secs $((t1 - t0)))s, $boot boot(s), $checks checks ok, $handovers hand-overs" >>"$steps"
 if [ "$fsck_after" = 1 ]; then
 	[ -n "$disk_mib" ] || fail "fsck-after: the scenario has no disk"
-	if ! e2fsck -fn "$disk" >"$logdir/$base.fsck.log" 2>&1; then
+	if ! fsck_of "${disk_fs:-ext4}" "$disk" >"$logdir/$base.fsck.log" 2>&1; then
 		tail -n 20 "$logdir/$base.fsck.log" >&2
-		fail "e2fsck -fn of the disk after the run found problems (log: $logdir/$base.fsck.log)"
+		fail "the host's check of the disk after the run found problems (log: $logdir/$base.fsck.log)"
 	fi
-	echo "e2fsck -fn: clean" >>"$steps"
+	echo "the host's check of the disk: clean" >>"$steps"
 fi
 for i in "${!fs_disks[@]}"; do
 	read -r mib type <<<"${fs_disks[$i]}"

@@ -82,6 +82,15 @@ kj_eq files-untouched "$(md5sum /mnt/fs/other.img /mnt/fs/mine.img /mnt/fs/thesi
 kj_eq other-mode "$(stat -c '%a %u' /mnt/fs/other.img)" "666 1000"
 umount /mnt/fs
 
+# a file on vfat: Linux cannot list its blocks (no FIEMAP); refused
+# before the file is made
+mkdosfs $DISK >/tmp/mkfs.out 2>&1 && mount -t vfat -o umask=077 $DISK /mnt/fs ||
+	{ kj_say_lines "mkdosfs: " /tmp/mkfs.out; kj_fail vfat "cannot make and mount vfat on $DISK"; exit 1; }
+kj_run_fails vfat-file '^kexec: /mnt/fs/hib.img: on vfat: Linux.s vfat cannot list a file.s blocks \(no FIEMAP\): use a partition, or a file on ext2/3/4 or xfs$' \
+	"$KEXEC" --snapshot=/mnt/fs/hib.img
+kj_eq vfat-no-file "$(ls /mnt/fs | wc -l)" 0
+umount /mnt/fs
+
 # 60% of RAM in use, no swap, and a resuming kernel that needs 200 MiB
 # of its own: it could not hold the image, refused before anything is
 # written (at the default 48 MiB the same refusal needs more than 85% in

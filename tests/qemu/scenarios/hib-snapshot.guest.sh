@@ -1,7 +1,8 @@
 #!/bin/sh
 # hib-snapshot: kexec --snapshot saves A's memory image from B to a raw
-# virtio disk and A carries on.  Shared by hib-snapshot-file (the image in
-# a file on an ext4 file system A has mounted).
+# virtio disk and A carries on.  Shared by hib-snapshot-file,
+# hib-snapshot-xfs and hib-snapshot-vfat (the image in a file on an ext4,
+# xfs or vfat file system A has mounted).
 #
 # A: no swap; fills memory to about 80% of MemTotal with memfill's pattern
 #    (odd pages compressible, even ones random, from the marker), runs a
@@ -14,7 +15,7 @@
 #    (vmcore-check --image: decompressed and compared), and its page
 #    count is within 4% of A's used pages (MemTotal - MemFree) at the
 #    jump, so free pages were left out.
-#    The file run passes --drop-caches: the image must then hold no more
+#    The file runs pass --drop-caches: the image must then hold no more
 #    zero pages than the raw-disk run's few hundred.
 # B: runs the image writer once (kjump-save --once), which jumps back.
 #: timeout 420
@@ -36,9 +37,18 @@ A)
 	kj_need_kexec
 	[ -b $DISK ] || { kj_fail disk "no $DISK"; exit 1; }
 	kj_eq no-swap "$(kj_meminfo SwapTotal)" 0
-	if [ "$KJ_SCENARIO" = hib-snapshot-file ]; then
+	# vfat keeps no modes: its mount's masks give every file the same
+	# one, and an image must be 0600
+	OPTS=defaults
+	case $KJ_SCENARIO in
+	hib-snapshot-file) FSTYPE=ext4 ;;
+	hib-snapshot-xfs) FSTYPE=xfs ;;
+	hib-snapshot-vfat) FSTYPE=vfat OPTS=umask=077 ;;
+	*) FSTYPE= ;;
+	esac
+	if [ -n "$FSTYPE" ]; then
 		mkdir -p /mnt/fs
-		mount -t ext4 $DISK /mnt/fs || { kj_fail mount "cannot mount $DISK as ext4"; exit 1; }
+		mount -t $FSTYPE -o $OPTS $DISK /mnt/fs || { kj_fail mount "cannot mount $DISK as $FSTYPE"; exit 1; }
 		TARGET=/mnt/fs/hibernate.img
 		echo "A-fs $KJ_MARKER" >/mnt/fs/hello
 	else
@@ -55,9 +65,9 @@ A)
 
 	prev=$(cat /tmp/counter)
 	kj_handover B "snapshot"
-	# the file run also drops clean caches (the file's own zeros)
+	# the file runs also drop clean caches (the file's own zeros)
 	drop=
-	[ "$KJ_SCENARIO" = hib-snapshot-file ] && drop=--drop-caches
+	[ -n "$FSTYPE" ] && drop=--drop-caches
 	kj_run snap "$KEXEC" --snapshot="$TARGET" --compress="$COMPRESS" $drop
 	rc=$?
 	kj_eq snapshot "rc=$rc stderr-lines=$(wc -l </tmp/kj.err)" "rc=0 stderr-lines=0" || exit 1
@@ -89,9 +99,10 @@ A)
 	kj_match image-pattern "rc=$rc $(tail -n 1 /tmp/find.out)" \
 		"^rc=0 find tag=$tag pages=$PAGES found=$PAGES dup=0 bad=0 .* result=ok\$"
 	kill $cpid $mfpid
-	if [ "$KJ_SCENARIO" = hib-snapshot-file ]; then
+	if [ -n "$FSTYPE" ]; then
 		kj_eq fs-after "$(cat /mnt/fs/hello)" "A-fs $KJ_MARKER"
-		kj_match image-mode "$(stat -c %a $TARGET)" '^600$'
+		# nothing for group and others (vfat: 0700, its mount's mask)
+		kj_match image-mode "$(stat -c %a $TARGET)" '^[67]00$'
 		exec 6<&-
 		kj_true umount "cannot unmount /mnt/fs" umount /mnt/fs
 	fi

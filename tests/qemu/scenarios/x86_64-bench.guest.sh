@@ -11,6 +11,10 @@
 #: arch x86_64
 #: timeout 420
 #: append crashkernel=192M kjump.runs=3
+# (640 MiB: Debian's kernel puts itself anywhere in RAM (KASLR); in 512
+# MiB, with a 51 MiB initramfs at the top, a 192 MiB crash region found
+# no room now and then.)
+#: memory 640
 #: debian skip it always runs both kexecs; the run without KEXEC_IMPL=debian covers it
 #: mark A.start 90
 #: mark A.end 300

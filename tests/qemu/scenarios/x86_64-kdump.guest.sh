@@ -15,6 +15,10 @@
 #: arch x86_64
 #: timeout 300
 #: append crashkernel=192M
+# (640 MiB: Debian's kernel puts itself anywhere in RAM (KASLR); in 512
+# MiB, with a 51 MiB initramfs at the top, a 192 MiB crash region found
+# no room now and then.)
+#: memory 640
 #: allow-panic-after ^KJ A: handover to B$
 #: mark A.start 90
 #: console 60 Kernel panic - not syncing: sysrq triggered crash

@@ -11,6 +11,10 @@
 #: debian skip our image and purgatory's serial lines are the subject
 #: timeout 240
 #: append crashkernel=192M
+# (640 MiB: Debian's kernel puts itself anywhere in RAM (KASLR); in 512
+# MiB, with a 51 MiB initramfs at the top, a 192 MiB crash region found
+# no room now and then.)
+#: memory 640
 #: mark A.start 90
 #: console 60 ^purgatory: sha256 ok \([0-9]+ regions\)
 #: mark B.start 120

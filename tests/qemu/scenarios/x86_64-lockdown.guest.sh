@@ -16,6 +16,10 @@
 #: debian skip the checks before kexec_file_load and their lines are ours
 #: timeout 240
 #: append crashkernel=192M
+# (640 MiB: Debian's kernel puts itself anywhere in RAM (KASLR); in 512
+# MiB, with a 51 MiB initramfs at the top, a 192 MiB crash region found
+# no room now and then.)
+#: memory 640
 #: mark A.start 90
 #: mark A.end 120
 . /lib/kjump/common.sh
