@@ -328,7 +328,8 @@ kj_le32() {
 # kj_memfill_start MIB TAG: fill MIB of memory with memfill's pattern TAG
 # in the background ($mfpid), say its first report line and check it
 # (kj_memfill_line holds it).  Its lines come through a FIFO the shell
-# holds open read-write on fd 3, so `read` blocks until memfill writes.
+# holds open read-write on fd 3, so `read` blocks until memfill writes
+# (80 s at most: a memfill that failed is a FAIL line with its error).
 # With MEMFILL_NOLOCK=1 exported the pages stay swappable (locked=0).
 kj_memfill_start() {
 	rm -f /tmp/memfill.fifo
@@ -336,7 +337,12 @@ kj_memfill_start() {
 	exec 3<>/tmp/memfill.fifo
 	memfill "$1" "$2" >&3 2>/tmp/memfill.err &
 	mfpid=$!
-	IFS= read -r kj_memfill_line <&3
+	# its line, or its error: a memfill that exits never writes one,
+	# and the harness gives up on a console silent for 90 s
+	if ! IFS= read -t 80 -r kj_memfill_line <&3; then
+		kj_fail memfill "no line from memfill in 80 s: $(head -n 1 /tmp/memfill.err)"
+		return 1
+	fi
 	kj_say "$kj_memfill_line"
 	_lk=1
 	[ -n "${MEMFILL_NOLOCK:-}" ] && _lk=0
