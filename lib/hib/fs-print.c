@@ -475,7 +475,6 @@ static int vfat_print(struct dev *d, struct kjh_fs *f)
 		return ret;
 	fat_volume_id(bs, f->uuid);
 	f->sb_crc = kjh_crc32c(0, bs, sizeof(bs));
-	f->log_pos = 0;
 	if (g.fsinfo) {
 		ret = read_at(d, info, sizeof(info), g.fsinfo);
 		if (ret)

@@ -193,7 +193,7 @@ static uint64_t used_pages(struct kj_ctx *ctx)
  * A resume writes every page of the image into the free memory of the
  * resuming kernel (the same RAM, less what that kernel and its
  * initramfs use: the reserve), with a pfn and a restore entry per page
- * besides (KJH_RESTORE_OVERHEAD).  Refuse now an image it could not
+ * besides (kjh_restore_need()).  Refuse now an image it could not
  * hold; B checks the exact page count against the same room.
  */
 static int check_memory(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,

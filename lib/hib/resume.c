@@ -182,7 +182,7 @@ static int check_filesystems(struct resume *r)
 static int hold_one(struct resume *r, const struct kjh_fs *fs)
 {
 	uint32_t major, minor;
-	int fd;
+	int fd, ret;
 
 	if (!(fs->flags & KJH_FS_PRINTED)) {
 		snprintf(r->why, sizeof(r->why),
@@ -190,9 +190,9 @@ static int hold_one(struct resume *r, const struct kjh_fs *fs)
 			 fs->name, fs->type);
 		return refused(r, -EBADMSG);
 	}
-	fd = kjh_fs_find(r->ctx, fs, &major, &minor, r->why, sizeof(r->why));
-	if (fd)
-		return refused(r, fd);
+	ret = kjh_fs_find(r->ctx, fs, &major, &minor, r->why, sizeof(r->why));
+	if (ret)
+		return refused(r, ret);
 	fd = dev_open_node(r->ctx, major, minor, O_EXCL);
 	if (fd == -EBUSY) {
 		snprintf(r->why, sizeof(r->why),
