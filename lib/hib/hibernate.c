@@ -549,11 +549,15 @@ bool kj_compress_valid(const char *name)
 
 /*
  * Prepare, jump, and hear how it went: back by a jump (a snapshot, or a
- * failure), or by a resume, after which the image is wiped in the
- * background.
+ * failure), or by a resume, after which the image is wiped: in the
+ * background when the wipe lock is held (locked), which the next
+ * hibernation waits for; else here, since a background wipe frozen in
+ * the middle of a slice by a later jump could go on zeroing that jump's
+ * image.
  */
 static int save(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
-		struct hib_self *self, struct kj_hibernate_result *res)
+		struct hib_self *self, bool locked,
+		struct kj_hibernate_result *res)
 {
 	struct kjh_target t = { .fd = -1 };
 	struct kjh_status st;
@@ -579,8 +583,10 @@ static int save(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 		res->resumed = kexec_slot_loaded(ctx, true) == 0;
 	if (res->resumed) {
 		ret = read_resumed(ctx, s, &t, res);
-		if (!ret)
+		if (!ret && locked)
 			kjh_wipe_in_background(ctx, &t);
+		else if (!ret)
+			kjh_target_wipe(ctx, &t);	/* reported; A runs */
 	} else {
 		ret = came_back(ctx, s, &t);
 		if (!ret)
@@ -622,7 +628,7 @@ int kj_hibernate(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 		return ret;
 	/* not while the wipe of the last resumed image still runs */
 	lock = kjh_wipe_lock(ctx);
-	ret = save(ctx, s, &self, res);
+	ret = save(ctx, s, &self, lock >= 0, res);
 	if (lock >= 0)
 		close(lock);
 	return ret;
