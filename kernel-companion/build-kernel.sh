@@ -12,6 +12,9 @@
 # i386 kernel).  Every kernel starts from tinyconfig plus common.config.
 # A fragment with a "# arch: x86_64" line builds for that architecture
 # (default i386, which also takes base.config before any other fragment).
+# An x86_64 fragment goes on top of x86_64.config likewise.  A line
+# "# linux-VERSION: CONFIG_..." in a fragment counts for that VERSION
+# only (a symbol another version names differently).
 # A fragment with a "# series-upto: NNNN" line applies only the patches
 # numbered up to NNNN (e.g. a kernel with the preserve-context fixes but
 # without KJUMP); "# series-upto-VERSION: NNNN" overrides it for the series
@@ -87,7 +90,8 @@ arch=${arch:-i386}
 case $arch in
 i386) fragments="$here/configs/common.config $here/configs/base.config"
 	[ "$config" = base ] || fragments="$fragments $fragment" ;;
-x86_64) fragments="$here/configs/common.config $fragment" ;;
+x86_64) fragments="$here/configs/common.config $here/configs/x86_64.config"
+	[ "$config" = x86_64 ] || fragments="$fragments $fragment" ;;
 *) die "$fragment: arch $arch: want i386 or x86_64" ;;
 esac
 
@@ -272,8 +276,16 @@ else
 fi
 
 say "configuring ($config, linux $version)"
+# A fragment line "# linux-VERSION: CONFIG_..." counts for that version
+# only: a symbol another version names differently.
+mkdir -p "$work/.kjump-config"
+merged=
+for f in $fragments; do
+	sed "s/^# linux-$version: //" "$f" >"$work/.kjump-config/${f##*/}"
+	merged="$merged $work/.kjump-config/${f##*/}"
+done
 kmake -s tinyconfig >/dev/null
-(cd "$work" && ./scripts/kconfig/merge_config.sh -m .config $fragments) >/dev/null
+(cd "$work" && ./scripts/kconfig/merge_config.sh -m .config $merged) >/dev/null
 kmake -s olddefconfig >/dev/null
 
 missing=0
@@ -287,7 +299,7 @@ while IFS= read -r line; do
 			echo "build-kernel: $line did not stick" >&2; missing=1; } ;;
 	esac
 done <<FRAGMENTS
-$(cat $fragments | awk -F= '/^CONFIG_/ { if (!($1 in v)) k[n++] = $1; v[$1] = $0 }
+$(cat $merged | awk -F= '/^CONFIG_/ { if (!($1 in v)) k[n++] = $1; v[$1] = $0 }
 	END { for (i = 0; i < n; i++) print v[k[i]] }')
 FRAGMENTS
 [ $missing = 0 ] || die "config fragment $config did not apply"

@@ -153,6 +153,11 @@ configure() {
 		list=$configs/common.config
 		[ "$arch" = i386 ] && [ "${frags%% *}" != base ] && list="$list $configs/base.config"
 		for f in $frags; do list="$list $configs/$f.config"; done
+		# build-kernel.sh's "# linux-VERSION:" lines, resolved
+		for f in $list; do
+			sed "s/^# linux-$version: //" "$f" >"$out/frag-${f##*/}"
+		done
+		list=$(for f in $list; do printf '%s ' "$out/frag-${f##*/}"; done)
 		make -C "$src" -s O="$out" ARCH="$arch" tinyconfig >/dev/null 2>&1 || return 1
 	fi
 	printf '%s\n' $syms >"$out/variant.config"
