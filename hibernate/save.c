@@ -35,7 +35,8 @@
 
 #define REPORT_PAGES	256u		/* progress and cancel: per MiB */
 #define MAX_THREADS	16u
-#define JUMP_REC_OFF	0x900u
+/* the jump record in A's buffer: 0x900, or 0x1900 (6.1 on x86_64) */
+static const uint32_t jump_rec_offs[] = { 0x900u, 0x1900u };
 #define JUMP_REC_MAGIC	0x504d4a4bu
 
 struct map_run {
@@ -455,6 +456,7 @@ static int read_identity(struct save *s, uint8_t *swsusp)
 {
 	const struct kj_jump_param *p = s->job->param;
 	uint8_t rec[16];
+	size_t i;
 	int r;
 
 	r = kj_vmcore_read(s->vc, p->snapshot_header, swsusp, KJH_PAGE);
@@ -468,10 +470,13 @@ static int read_identity(struct save *s, uint8_t *swsusp)
 	 */
 	read_build_id(s);
 	s->hdr.jump_entry = 0;
-	if (!kj_vmcore_read(s->vc, s->hdr.jump_buf_pfn * KJH_PAGE +
-			    JUMP_REC_OFF, rec, sizeof(rec)) &&
-	    get_le(rec, 4) == JUMP_REC_MAGIC)
-		s->hdr.jump_entry = get_le(rec + 8, 8);
+	for (i = 0; i < sizeof(jump_rec_offs) / sizeof(jump_rec_offs[0]); i++)
+		if (!kj_vmcore_read(s->vc, s->hdr.jump_buf_pfn * KJH_PAGE +
+				    jump_rec_offs[i], rec, sizeof(rec)) &&
+		    get_le(rec, 4) == JUMP_REC_MAGIC) {
+			s->hdr.jump_entry = get_le(rec + 8, 8);
+			break;
+		}
 	return 0;
 }
 

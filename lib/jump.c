@@ -144,7 +144,7 @@ static void jump_error(const struct kj_ctx *ctx, int ret, bool back)
 	else if (ret == -EOWNERDEAD)
 		kj_err(ctx, "jump: the crash kernel panicked during the jump and came back here; the kernel unloaded it (load it again with kexec -p)");
 	else if (ret == -EOPNOTSUPP)
-		kj_err(ctx, "jump: the kernel cannot be saved by a jump on this architecture (a request is pending in /sys/kernel/kexec_jump_request)");
+		kj_err(ctx, "jump: the kernel cannot be saved by a jump (a request is pending in /sys/kernel/kexec_jump_request, and an x86_64 companion kernel without patch 0038 refuses it)");
 	else
 		kj_err(ctx, "jump: %s", reboot_strerror(ret, "another kexec operation or a hibernation (/dev/snapshot open) is in progress, or a task or a device refused to freeze (see dmesg)"));
 }

@@ -34,7 +34,6 @@
 #define LOCKDOWN_PATH		"/sys/kernel/security/lockdown"
 #define JUMP_BUF_PFN_PATH	"/sys/kernel/kexec_jump_buf_pfn"
 #define BOOT_ID_PATH		"/proc/sys/kernel/random/boot_id"
-#define MEMINFO_PATH		"/proc/meminfo"
 #define DROP_CACHES_PATH	"/proc/sys/vm/drop_caches"
 
 /* What A knows about itself for the image header. */
@@ -65,17 +64,6 @@ static int check_kernel(struct kj_ctx *ctx, const struct kj_hibernate_spec *s)
 		kj_err(ctx, "%s: this kernel cannot pass a request to the crash kernel (no %s: it needs the kexec jump companion series)",
 		       what(s), KJ_JUMP_REQUEST_PATH);
 		return -ENOSYS;
-	}
-	/*
-	 * An x86_64 companion kernel refuses a request (EOPNOTSUPP): while
-	 * the crash kernel runs, its low memory holds the crash kernel's.
-	 */
-	if (!read_text(kj_path(ctx, "/proc/sys/kernel/arch", path,
-			       sizeof(path)), text, sizeof(text)) &&
-	    !strcmp(text, "x86_64")) {
-		kj_err(ctx, "%s: not available on x86_64 kernels yet (the kernel cannot be saved by a kexec jump there)",
-		       what(s));
-		return -EOPNOTSUPP;
 	}
 	/* The kernel refuses too; say why before anything is prepared. */
 	if (!read_text(kj_path(ctx, LOCKDOWN_PATH, path, sizeof(path)), text,
@@ -160,33 +148,12 @@ static int read_self(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 	return read_ram(ctx, s, self);
 }
 
-/* MemTotal and MemFree, in pages. */
-static int read_meminfo(struct kj_ctx *ctx, uint64_t *total,
-			uint64_t *avail)
-{
-	unsigned long long t = 0, f = 0;
-	char *text, *p;
-
-	if (kj_read_proc(ctx, MEMINFO_PATH, 65536, &text, NULL))
-		return -EIO;
-	p = strstr(text, "MemTotal:");
-	if (p)
-		sscanf(p, "MemTotal: %llu", &t);
-	p = strstr(text, "MemFree:");
-	if (p)
-		sscanf(p, "MemFree: %llu", &f);
-	free(text);
-	*total = t / 4;
-	*avail = f / 4;
-	return t && f <= t ? 0 : -EIO;
-}
-
 /* MemTotal - MemFree in pages, for the caller's comparison. */
 static uint64_t used_pages(struct kj_ctx *ctx)
 {
 	uint64_t total, avail;
 
-	return read_meminfo(ctx, &total, &avail) ? 0 : total - avail;
+	return kjh_host_meminfo(ctx, &total, &avail) ? 0 : total - avail;
 }
 
 /*
@@ -204,9 +171,9 @@ static int check_memory(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 
 	if (s->snapshot)
 		return 0;		/* never resumed */
-	if (read_meminfo(ctx, &total, &avail)) {
+	if (kjh_host_meminfo(ctx, &total, &avail)) {
 		kj_err(ctx, "%s: %s: no MemTotal and MemFree", what(s),
-		       MEMINFO_PATH);
+		       KJH_MEMINFO_PATH);
 		return -EIO;
 	}
 	used = total - avail;
@@ -264,7 +231,11 @@ static int write_request(struct kj_ctx *ctx, const struct kj_hibernate_spec *s,
 		ret = -errno;
 	if (fd >= 0 && close(fd) && !ret)
 		ret = -errno;
-	if (ret)
+	/* x86_64 companion kernels before patch 0038 could not save */
+	if (ret == -EOPNOTSUPP)
+		kj_err(ctx, "%s: the kernel refused the request (%s): this kernel cannot be saved by a kexec jump (an x86_64 companion kernel without patch 0038)",
+		       what(s), strerror(-ret));
+	else if (ret)
 		kj_err(ctx, "%s: %s: %s", what(s), path, strerror(-ret));
 	return ret;
 }

@@ -124,3 +124,22 @@ int kjh_host_read(struct kj_ctx *ctx, const char *what, struct kjh_host *h)
 	read_build_id(ctx, h);
 	return read_ram(ctx, what, h);
 }
+
+int kjh_host_meminfo(struct kj_ctx *ctx, uint64_t *total, uint64_t *avail)
+{
+	unsigned long long t = 0, f = 0;
+	char *text, *p;
+
+	if (kj_read_proc(ctx, KJH_MEMINFO_PATH, 65536, &text, NULL))
+		return -EIO;
+	p = strstr(text, "MemTotal:");
+	if (p)
+		sscanf(p, "MemTotal: %llu", &t);
+	p = strstr(text, "MemFree:");
+	if (p)
+		sscanf(p, "MemFree: %llu", &f);
+	free(text);
+	*total = t / 4;
+	*avail = f / 4;
+	return t && f <= t ? 0 : -EIO;
+}

@@ -21,4 +21,12 @@ unsigned int kjh_notes_build_id(const void *notes, size_t len, uint8_t *id,
 
 int kjh_host_read(struct kj_ctx *ctx, const char *what, struct kjh_host *h);
 
+#define KJH_MEMINFO_PATH	"/proc/meminfo"
+
+/*
+ * MemTotal and MemFree of KJH_MEMINFO_PATH, in pages: 0, or -EIO (not
+ * reported: the caller says what it needed them for).
+ */
+int kjh_host_meminfo(struct kj_ctx *ctx, uint64_t *total, uint64_t *avail);
+
 #endif

@@ -30,6 +30,7 @@
 #include "kjump/hib/image-read.h"
 #include "kjump/hib/image-write.h"
 #include "kjump/hib/fs-print.h"
+#include "kjump/hib/request.h"
 #include "hib/mono-clock.h"
 #include "hib/resume-check.h"
 #include "hib/swsusp-stream.h"
@@ -238,6 +239,28 @@ static void release_filesystems(struct resume *r)
 	r->held = NULL;
 }
 
+/*
+ * The kernel loads every page of the image into free memory, with a pfn
+ * and a restore entry each: with less free, it would run out half-way.
+ */
+static int check_room(struct resume *r)
+{
+	uint64_t total, avail, need = kjh_restore_need(r->img.hdr.pages);
+
+	if (kjh_host_meminfo(r->ctx, &total, &avail)) {
+		snprintf(r->why, sizeof(r->why), "%s: no MemTotal and MemFree",
+			 KJH_MEMINFO_PATH);
+		return refused(r, -EIO);
+	}
+	if (need <= avail)
+		return 0;
+	snprintf(r->why, sizeof(r->why),
+		 "the restore needs %" PRIu64 " MiB of free memory, and this boot has %" PRIu64
+		 " MiB free (keep less in this initramfs, or hibernate with a larger --resume-reserve)",
+		 need >> 8, avail >> 8);
+	return refused(r, -ENOMEM);
+}
+
 static int check_sections(struct resume *r)
 {
 	const struct kjh_header *h = &r->img.hdr;
@@ -247,6 +270,9 @@ static int check_sections(struct resume *r)
 				   sizeof(r->why));
 	if (ret)
 		return refused(r, ret);
+	ret = check_room(r);
+	if (ret)
+		return ret;
 	ret = hold_filesystems(r);
 	if (ret)
 		return ret;

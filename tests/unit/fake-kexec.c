@@ -19,6 +19,11 @@
  *                            such as EPERM, or a number)
  *   KJUMP_FAKE_FILE_ERRNO    kexec_file_load fails with this errno
  *   KJUMP_FAKE_REBOOT_ERRNO  reboot fails with this errno
+ *   KJUMP_FAKE_REQUEST_ERRNO a write of a request to
+ *                            /sys/kernel/kexec_jump_request fails with
+ *                            this errno (one NUL byte, a withdrawal, still
+ *                            works): an x86_64 companion kernel older than
+ *                            patch 0038 answers EOPNOTSUPP
  *   KJUMP_FAKE_NEED_CAP      if set, kexec_load and reboot fail with EPERM
  *                            unless the caller's effective capabilities
  *                            (/proc/self/status CapEff) hold CAP_SYS_BOOT,
@@ -330,6 +335,18 @@ static bool has_mode(int flags)
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
 }
 
+/* The descriptor writes of a request fail on (KJUMP_FAKE_REQUEST_ERRNO). */
+static int request_fd = -1;
+
+static int note_request_fd(const char *path, int flags, int fd)
+{
+	if (fd >= 0 && env("KJUMP_FAKE_REQUEST_ERRNO") &&
+	    (flags & O_ACCMODE) != O_RDONLY &&
+	    !strcmp(path, "/sys/kernel/kexec_jump_request"))
+		request_fd = fd;
+	return fd;
+}
+
 #define OPEN_WRAPPER(name)						\
 	EXPORT int name(const char *path, int flags, ...)		\
 	{								\
@@ -342,8 +359,9 @@ static bool has_mode(int flags)
 			mode = va_arg(ap, mode_t);			\
 			va_end(ap);					\
 		}							\
-		return ((int (*)(const char *, int, ...))real(#name))(	\
-			redirect(path, buf, sizeof(buf)), flags, mode);	\
+		return note_request_fd(path, flags,			\
+			((int (*)(const char *, int, ...))real(#name))(	\
+			redirect(path, buf, sizeof(buf)), flags, mode));\
 	}
 
 OPEN_WRAPPER(open)
@@ -759,6 +777,23 @@ EXPORT void if_freenameindex(struct if_nameindex *ifs)
 	for (i = ifs; i && i->if_index; i++)
 		free(i->if_name);
 	free(ifs);
+}
+
+EXPORT ssize_t write(int fd, const void *buf, size_t n)
+{
+	if (fd >= 0 && fd == request_fd &&
+	    !(n == 1 && !*(const char *)buf)) {
+		errno = parse_errno(env("KJUMP_FAKE_REQUEST_ERRNO"));
+		return -1;
+	}
+	return REAL(write)(fd, buf, n);
+}
+
+EXPORT int close(int fd)
+{
+	if (fd >= 0 && fd == request_fd)
+		request_fd = -1;
+	return REAL(close)(fd);
 }
 
 /* Interface flags never reach the real kernel. */
