@@ -5,8 +5,8 @@
 #
 # ARCH is i386 (the default) or x86_64: the guests' word size.  For
 # x86_64 the images hold the amd64 busybox, tools built -m64 and our
-# static x86_64 kexec, Debian's amd64 kexec-tools with the Xen libraries
-# it links, no kexec_test or image writer, and in A two altered
+# static x86_64 kexec (and image writer), Debian's amd64 kexec-tools with
+# the Xen libraries it links, no kexec_test, and in A two altered
 # copies of the kernel for the refusal cases: /boot/bzImage-unsigned
 # (its PE certificate table cleared) and /boot/bzImage-no64 (the
 # XLF_KERNEL_64 bit cleared); with -V also /boot/vmlinux, the kernel's
@@ -27,8 +27,8 @@
 #                       kexec-tools (for a B that runs it).
 #
 # BZIMAGE defaults to the companion kernel (kernel-companion/build-kernel.sh).
-# $KJUMP_SAVE, when set, names the static i386 image writer (put in B as
-# /usr/sbin/kjump-save).
+# $KJUMP_SAVE, when set, names the static image writer of ARCH (put in B
+# as /usr/sbin/kjump-save).
 # $KEXEC, when set, names our static i386 kexec; $KEXEC_TEST, when set,
 # the kexec_test image (kexec_test/ in the build tree).  The Debian packages
 # (busybox-static, kexec-tools, libc6, all :i386) are fetched once with
@@ -78,7 +78,7 @@ x86_64) debarch=amd64 wordflag=-m64 elfclass=02 elfmachine=3e00
 		libxencall1 libxenevtchn1 libxengnttab1 libxenforeignmemory1
 		libxendevicemodel1 libxentoolcore1"
 	[ -n "$bzimage" ] || die "-a x86_64 needs -k BZIMAGE (tests/qemu/debian-kernel.sh)"
-	KEXEC_TEST= KJUMP_SAVE= ;;
+	KEXEC_TEST= ;;
 *) die "-a $arch: not i386 or x86_64" ;;
 esac
 debdir=$cache/debs-$debarch
@@ -117,10 +117,13 @@ fi
 kjump_save=${KJUMP_SAVE:-}
 if [ -n "$kjump_save" ]; then
 	[ -f "$kjump_save" ] || die "KJUMP_SAVE=$kjump_save: no such file"
-	case $(od -An -tx1 -N20 "$kjump_save" | tr -d ' \n') in
-	7f454c4601??????????????????????????0300) ;;
-	*) die "KJUMP_SAVE=$kjump_save: not an i386 (EM_386) executable" ;;
+	hdr=$(od -An -tx1 -N20 "$kjump_save" | tr -d ' \n')
+	case $hdr in
+	7f454c46$elfclass*) ;;
+	*) die "KJUMP_SAVE=$kjump_save: not a $arch ELF file (class)" ;;
 	esac
+	[ "$(echo "$hdr" | cut -c37-40)" = $elfmachine ] ||
+		die "KJUMP_SAVE=$kjump_save: not an $arch executable (e_machine)"
 	kjump_save=$(realpath "$kjump_save")
 fi
 
@@ -441,7 +444,7 @@ cp "$stage/initrd-b.cpio" "$a/boot/initrd-b.cpio"
 with_helper_marker "$stage/initrd-b.cpio" "$a/boot/initrd-b-hib.cpio"
 # and the writer's own initramfs, as a user builds it (its /init, not the
 # scenarios'), from the guest's busybox and this tree's programs
-if [ -n "$kexec_ours" ] && [ -n "$kjump_save" ] && [ "$arch" = i386 ]; then
+if [ -n "$kexec_ours" ] && [ -n "$kjump_save" ]; then
 	sh "$top/hibernate/kjump-mkinitramfs" -o "$a/boot/kjump-b.img" \
 		-b "$ex/bin/busybox" -x "$kexec_ours" -s "$kjump_save" >&2 ||
 		die "kjump-mkinitramfs failed"

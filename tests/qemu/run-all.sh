@@ -2,7 +2,8 @@
 # Run every QEMU scenario (or the ones named) one after the other.
 #
 #   run-all.sh [NAME...]
-#   run-all.sh --list      print the scenario names and exit
+#   run-all.sh --list      print the names of make check's scenarios
+#   run-all.sh --list-extended  print those of make check-extended only
 #
 # Prints run-scenario.sh's result line for each scenario on stdout
 # (PASS:/FAIL:/SKIP:/XFAIL:), diagnostics on stderr, then exits 1 if any
@@ -12,14 +13,20 @@
 here=$(cd "$(dirname "$0")" && pwd)
 
 # Every scenarios/NAME.guest.sh is a scenario (its "#: " header holds the
-# host's settings; see run-scenario.sh).
-if [ "${1:-}" = --list ]; then
+# host's settings; see run-scenario.sh); one whose header says
+# "#: extended" is make check-extended's only.
+case ${1:-} in
+--list|--list-extended)
 	for f in "$here"/scenarios/*.guest.sh; do
+		ext=0
+		grep -qx '#: extended' "$f" && ext=1
+		[ "$1" = --list ] && [ $ext = 1 ] && continue
+		[ "$1" = --list-extended ] && [ $ext = 0 ] && continue
 		f=${f##*/}
 		echo "${f%.guest.sh}"
 	done
-	exit 0
-fi
+	exit 0 ;;
+esac
 if [ $# = 0 ]; then
 	for f in "$here"/scenarios/*.guest.sh; do
 		f=${f##*/}

@@ -39,6 +39,9 @@
 #                        hibernated system by itself, resume=: no /init)
 #     reject REGEX       a console line that must never appear (the same
 #                        use)
+#     differ WORD        the guest's reports "KJ STAGE: WORD VALUE" (at
+#                        least two, e.g. one per boot) must each carry
+#                        another VALUE: where KASLR put each boot's kernel
 #     config NAME        build-kernel.sh -c NAME instead of base
 #     arch x86_64        a 64-bit guest: qemu-system-x86_64, Debian's
 #                        amd64 kernel (debian-kernel.sh) instead of the
@@ -86,6 +89,8 @@
 #                        which has no NX)
 #     no-poweroff        the guest ends without powering off (kexec_test
 #                        halts): after the last mark the host stops QEMU
+#     extended           run by make check-extended, not make check
+#                        (run-all.sh --list-extended)
 #     xfail REASON       known to fail: XFAIL (exit 0) when it fails, FAIL
 #                        when it passes
 #     skip REASON        do not run: SKIP (exit 77)
@@ -264,7 +269,7 @@ subst() {
 }
 # the marks: kind (start, end, reboot, console), stage, timeout, regex
 mk_kind=() mk_stage=() mk_t=() mk_re=()
-rejects=() extra= allow_after= allow_warn= skip_why=
+rejects=() differs=() extra= allow_after= allow_warn= skip_why=
 total=180 silence=90
 kconfig=${KJUMP_KERNEL_CONFIG:-base}
 boot_mem=() boot_cfg=() boot_bz=() boot_app=()
@@ -301,8 +306,12 @@ while IFS= read -r line || [ -n "$line" ]; do
 	reject)
 		[ -n "$rest" ] || fail "$bad (reject REGEX)"
 		rejects+=("$(subst "$rest")") ;;
+	differ)
+		[[ $rest =~ ^[A-Za-z0-9_.-]+$ ]] || fail "$bad (differ WORD)"
+		differs+=("$rest") ;;
 	append) extra="$extra $(subst "$rest")" ;;
 	xfail) xfail=${rest:-known failure} ;;
+	extended) [ -z "$rest" ] || fail "$bad (extended takes no argument)" ;;
 	skip) skip_why=${rest:-skipped by $hname} ;;
 	allow-panic-after)
 		[ -n "$rest" ] || fail "$bad (allow-panic-after REGEX)"
@@ -372,7 +381,6 @@ done <"$hostfile"
 qemu=qemu-system-$garch
 command -v "$qemu" >/dev/null 2>&1 || skip "$qemu not installed"
 if [ "$garch" = x86_64 ]; then
-	[ ${#boot_cfg[@]} = 0 ] || fail "$hname: boot N config: not with arch x86_64"
 	kexec_ours=${KEXEC_X86_64:-}
 	if [ "$impl" = ours ]; then
 		[ -n "$kexec_ours" ] || skip "KEXEC_X86_64 is not set (no static x86_64 kexec: configure found no static -m64 toolchain)"
@@ -472,8 +480,9 @@ if [ "$garch" = i386 ] && [ -z "${KEXEC_TEST:-}" ] && [ -n "${KEXEC:-}" ]; then
 	kt=$(dirname "$KEXEC")/../../kexec_test/kexec_test
 	[ -f "$kt" ] && export KEXEC_TEST=$kt
 fi
-if [ "$garch" = i386 ] && [ -z "${KJUMP_SAVE:-}" ] && [ -n "${KEXEC:-}" ]; then
-	ks=$(dirname "$KEXEC")/kjump-save-i386
+# the image writer of the guest's arch, next to its kexec
+if [ -z "${KJUMP_SAVE:-}" ] && [ -n "$kexec_ours" ]; then
+	ks=$(dirname "$kexec_ours")/kjump-save-$garch
 	[ -f "$ks" ] && export KJUMP_SAVE=$ks
 fi
 # The images hold this tree's guest files: one directory per source tree,
@@ -855,6 +864,14 @@ if [ -n "$log_disk_mib" ]; then
 	fi
 	echo "write log of /dev/vdb: flushed in between ($(head -n 1 "$logdir/$base.log-disk.check"))" >>"$steps"
 fi
+for w in "${differs[@]}"; do
+	vals=$(grep -a -o "KJ [A-Za-z0-9']*: $w [^ ]*" "$serial" | awk '{ print $NF }' | tr -d '\r')
+	[ "$(echo "$vals" | grep -c .)" -ge 2 ] ||
+		fail "differ $w: fewer than two '$w' reports on the console"
+	[ "$(echo "$vals" | sort -u | wc -l)" = "$(echo "$vals" | wc -l)" ] ||
+		fail "differ $w: two '$w' reports say the same: $(echo $vals)"
+	echo "differ $w: $(echo $vals)" >>"$steps"
+done
 if [ "$image_verify" = 1 ]; then
 	# the host's own build reads the image the guest wrote
 	hk=${KJUMP_BUILDDIR:+$KJUMP_BUILDDIR/kexec/kexec}

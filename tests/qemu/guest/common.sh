@@ -296,6 +296,19 @@ kj_memfill_pct() {
 	kj_memfill_start $mib "$2"
 }
 
+# kj_reserved_pages: the pages of RAM the kernel reserved at boot, outside
+# MemTotal, less the crash region: its own image, page tables and struct
+# pages (with lockdep, its tables too).  An image saves them besides the
+# used pages of MemTotal.  (/proc/zoneinfo: present - managed per zone.)
+kj_reserved_pages() {
+	_crash=$(grep 'Crash kernel' /proc/iomem | sed 's/^ *//; s/ .*//')
+	_cp=0
+	[ -n "$_crash" ] &&
+		_cp=$(((0x${_crash#*-} + 1 - 0x${_crash%-*}) / 4096))
+	awk -v cp=$_cp '$1 == "present" { p += $2 } $1 == "managed" { m += $2 }
+		END { print p - m - cp }' /proc/zoneinfo
+}
+
 # kj_mbr DISK START SECTORS TYPE [START SECTORS TYPE]: write an MBR with
 # one or two primary partitions (TYPE as an octal byte: 203 Linux, 202
 # swap; START and SECTORS in 512-byte sectors) and have the kernel read it
@@ -473,11 +486,51 @@ kj_request_len() {
 		od -An -tu4 -j 64 -N 4 | tr -d ' '
 }
 
-# kj_dmesg_errors: how many Oops/WARNING/BUG lines the kernel logged.
+# kj_drop_boot_files: in A', before kexec --resume: delete the kernels,
+# initramfs images and Debian's kexec-tools that only the scenarios' first
+# boot needs (x86_64: about 35 MiB of tmpfs), so that A' has the free
+# memory a real initramfs leaves for the restore.
+kj_drop_boot_files() {
+	rm -rf /boot /opt/debian
+}
+
+# kj_low_ram_md5: the md5 of the RAM below 1 MiB, as far as /proc/iomem
+# has it as whole pages of System RAM (QEMU: 0x1000-0x9efff).  On x86_64
+# the real-mode trampoline that brings CPUs up lives there.
+kj_low_ram_md5() {
+	_r=$(grep -m 1 ': System RAM$' /proc/iomem | sed 's/^ *//; s/ .*//')
+	_s=$((0x${_r%-*}))
+	_e=$((0x${_r#*-} + 1))
+	[ $_e -le 1048576 ] || _e=1048576
+	_p=$(((_s + 4095) / 4096))
+	dd if=/dev/mem bs=4096 skip=$_p count=$((_e / 4096 - _p)) 2>/dev/null |
+		md5sum | cut -d' ' -f1
+}
+
+# kj_kaslr: where this kernel runs, "VIRT@PHYS": _text in /proc/kallsyms
+# and the start of "Kernel code" in /proc/iomem.
+kj_kaslr() {
+	echo "$(grep -m 1 ' [Tt] _text$' /proc/kallsyms | cut -d' ' -f1)@$(grep -m 1 'Kernel code' /proc/iomem | sed 's/^ *//; s/-.*//')"
+}
+
+# kj_cpu_cycle CPU TIMES: take CPU offline and online again TIMES times,
+# checked (its trampoline and its idle thread must work every time).
+kj_cpu_cycle() {
+	_f=/sys/devices/system/cpu/cpu$1/online
+	_i=1
+	while [ $_i -le $2 ]; do
+		echo 0 >$_f && echo 1 >$_f
+		kj_eq "cpu$1 cycle $_i" "$(cat $_f)" 1
+		_i=$((_i + 1))
+	done
+}
+
+# kj_dmesg_errors: how many kernel error lines the kernel logged (Oops,
+# WARNING, BUG, "scheduling while atomic", a CPU that did not come up).
 # (Never print those words in a KJ line: the host's console scan would
 # take it for a kernel error.)
 kj_dmesg_errors() {
-	dmesg | grep -cE 'Oops|WARNING|BUG'
+	dmesg | grep -cE 'Oops|WARNING|BUG|scheduling while atomic|do_boot_cpu failed|failed to come online'
 }
 
 # --- make bench: one metric, ours against Debian's kexec-tools

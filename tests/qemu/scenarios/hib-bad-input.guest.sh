@@ -19,7 +19,11 @@
 
 DISK=/dev/vda
 
+# (synced first: what the kernel still had to write of a mounted file
+# system's metadata must not land between two looks and pass for the
+# tool's; what the tool itself dirtied is written and seen all the same)
 kj_table_state() {
+	sync
 	echo "crash=$(cat /sys/kernel/kexec_crash_loaded) request-len=$(kj_request_len) disk=$(dd if=$DISK bs=64k count=16 2>/dev/null | md5sum | cut -c1-12) left=$(ls /tmp/hib* /mnt/fs/hib* 2>/dev/null | wc -l)"
 }
 

@@ -145,6 +145,7 @@ swsusp() {                 # swsusp NAME PCT
 case $KJ_STAGE in
 A)
 	if [ "$KJ_BOOT" != 1 ]; then
+		kj_drop_boot_files
 		kj_handover A "resume"
 		"$KEXEC" --resume=$PART >/dev/kmsg 2>/tmp/r.err
 		rc=$?

@@ -11,7 +11,9 @@
 #    kexec --hibernate (cycles 1-3: /dev/vda1; 4-6: /mnt/fs/hib.img), and,
 #    once resumed, check: exit status 0 and "resumed", the same shell, the
 #    counter advanced, every pattern page, a line appended to a file of
-#    the file system and read back, no kernel errors.  The boot number
+#    the file system and read back, no kernel errors (on x86_64 also:
+#    A's RAM below 1 MiB as before the cycle, CPU 1 off and on again).
+#    The boot number
 #    A is in afterwards is its count of power-offs plus one.
 # B: asks for another boot; the writer commits and powers off.
 # A' (boots 2-7): kexec --resume of the partition, or of the file through
@@ -68,6 +70,7 @@ cycle() {                  # cycle N TARGET
 	fi
 	kj_load_writer_b "load $1" || exit 1
 	prev=$(cat /tmp/counter)
+	[ "$(uname -m)" = x86_64 ] && low0=$(kj_low_ram_md5)
 	kj_handover B "hibernate $1"
 	kj_run "hibernate $1" "$KEXEC" --hibernate="$2"
 	rc=$?
@@ -80,6 +83,11 @@ cycle() {                  # cycle N TARGET
 		"shell=$$/$st0 counter advanced (memfill: verify $PAGES pages: OK)"
 	echo "cycle $1 $KJ_MARKER" >>/mnt/fs/log && sync
 	kj_eq "file $1" "$(tail -n 1 /mnt/fs/log)" "cycle $1 $KJ_MARKER"
+	if [ "$(uname -m)" = x86_64 ]; then
+		# A's own low RAM back, CPU 1 up through its trampoline
+		kj_eq "low-ram $1" "$(kj_low_ram_md5)" "$low0"
+		kj_cpu_cycle 1 1
+	fi
 	kj_eq "dmesg-errors $1" "$(kj_dmesg_errors)" 0
 }
 
@@ -88,6 +96,7 @@ A)
 	if [ "$KJ_BOOT" != 1 ]; then
 		# A': resume what the location slot or the partition names
 		set -- $(dd if=$DISK bs=64 skip=8 count=1 2>/dev/null | tr -d '\0')
+		kj_drop_boot_files
 		kj_handover A "resume"
 		if [ $# = 2 ]; then
 			"$KEXEC" --resume="$1" --resume-offset="$2" >/tmp/r.out 2>/tmp/r.err

@@ -6,9 +6,12 @@
 #    memfill pattern; B loaded with the image writer; kexec --hibernate.
 # Boot 1, B: asks for another boot; the writer commits and powers off.
 # Boot 2, A' with 640 MiB instead of 512: "another RAM map".
-# Boot 3, A' on another kernel build (the PAE one): "another kernel".
+# Boot 3, A' on another kernel build (the PAE one; x86_64-nokjump for
+#    x86_64-hib-resume-refuse): "another kernel".
 # Boot 4, A' with crashkernel=32M: "another crash region".
 # Boot 5, A':
+#    all but 24 MiB of the free memory taken: "the restore needs N MiB of
+#    free memory"; then
 #    a byte of the first chunk's data flipped: "corrupt: chunk 0", then put
 #    back; a byte of the runs, the swsusp header block and A's RAM map
 #    each flipped: refused by its checksum, then put back; the commit record zeroed (a cut image): "no commit record",
@@ -115,6 +118,14 @@ A.4)
 	kj_reboot_host
 	;;
 A.5)
+	# too little free memory in this boot for the restore (all but 24
+	# MiB held by memfill; the image holds more): refused before the
+	# kernel would run out half-way
+	kj_memfill_start $(($(kj_meminfo MemFree) / 1024 - 24)) "$KJ_MARKER$KJ_MARKER" || exit 1
+	refused no-room 'the restore needs [0-9]+ MiB of free memory, and this boot has [0-9]+ MiB free \(keep less in this initramfs, or hibernate with a larger --resume-reserve\)'
+	kill $mfpid
+	wait $mfpid 2>/dev/null
+
 	# a corrupt chunk: one byte of chunk 0's stored data
 	off=$(($(info chunks | sed 's/.*at byte //') + 48 + 100))
 	old=$(byte_at $off)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # hib-resume: hibernate A to a raw disk, power off, boot again and resume:
 # A carries on as if nothing had happened.  Shared by hib-resume-pae (the
-# PAE kernel build, NX on).
+# PAE kernel build, NX on) and x86_64-hib-resume (its x86_64 checks are
+# below the list).
 #
 # Boot 1, A: an ext4 file system on /dev/vdb mounted with a file written;
 #    memfill's pattern (kjump.resume_pct of MemTotal in use, default 80), a
@@ -16,8 +17,12 @@
 #    re-verifies every page, the file reads and takes a write, the crash
 #    kernel is unloaded, the image is consumed and, in the background,
 #    zeroed after its extent list (--image-info says "wiped"), no kernel
-#    errors; then A
-#    unmounts the file system (the host's e2fsck -fn must find it clean).
+#    errors; then A unmounts the file system (the host's e2fsck -fn must
+#    find it clean).
+# On x86_64, also: A's RAM below 1 MiB has the md5 after the resume that it
+#    had before, and B's and A''s differ from it (the trampolines: patch
+#    0038 put A's back); A runs at its own KASLR address, A' elsewhere; CPU
+#    1 is online and goes off and on 3 times; ftrace_enabled is 1 (0039).
 #: timeout 420
 #: disk 640
 #: fs-disk 64 ext4
@@ -61,6 +66,15 @@ A.1)
 	kj_counter_start
 	st0=$(starttime $$)
 	kj_say "MemTotal=${total}kB memfill=${mib}MiB pid=$$"
+	if [ "$(uname -m)" = x86_64 ]; then
+		# B's trampoline takes A's RAM below 1 MiB while it runs: the
+		# host wants A's, B's and A''s md5 of it, and A's and A''s
+		# kernel address, all different (differ lowram, differ kaslr)
+		low0=$(kj_low_ram_md5)
+		aslr0=$(kj_kaslr)
+		kj_say "lowram $low0"
+		kj_say "kaslr $aslr0"
+	fi
 	prev=$(cat /tmp/counter)
 	kj_handover B "hibernate"
 	clock0=$(date +%s)
@@ -80,6 +94,16 @@ A.1)
 	echo "after $KJ_MARKER" >>/mnt/fs/hello && sync
 	kj_eq file-write "$(tail -n 1 /mnt/fs/hello)" "after $KJ_MARKER"
 	kj_eq crash-unloaded "$(cat /sys/kernel/kexec_crash_loaded)" 0
+	if [ "$(uname -m)" = x86_64 ]; then
+		# A's own low RAM is back (patch 0038): CPU 1 came up through
+		# its trampoline in the resume, and does again; ftrace is on
+		# again and no "scheduling while atomic" (0039: dmesg-errors)
+		kj_eq low-ram-restored "$(kj_low_ram_md5)" "$low0"
+		kj_eq kaslr-kept "$(kj_kaslr)" "$aslr0"
+		kj_eq cpu1-online "$(cat /sys/devices/system/cpu/cpu1/online)" 1
+		kj_cpu_cycle 1 3
+		kj_eq ftrace-enabled "$(cat /proc/sys/kernel/ftrace_enabled)" 1
+	fi
 	# the image's data zeroed behind the resume, its header flagged
 	kj_eq image-wiped "$(kj_wait_wiped $DISK)" wiped
 	# (its first and last 8 MiB and 8 MiB in the middle: cmp of all of
@@ -99,11 +123,17 @@ A.1)
 	kj_true umount "cannot unmount /mnt/fs" umount /mnt/fs
 	;;
 B.1)
+	[ "$(uname -m)" = x86_64 ] && kj_say "lowram $(kj_low_ram_md5)"
 	kj_b_save_and_power_off
 	;;
 A.2)
 	kj_ok "A' booted"
 	kj_say "A' MemTotal=$(kj_meminfo MemTotal)kB MemFree=$(kj_meminfo MemFree)kB"
+	if [ "$(uname -m)" = x86_64 ]; then
+		kj_say "lowram $(kj_low_ram_md5)"
+		kj_say "kaslr $(kj_kaslr)"
+	fi
+	kj_drop_boot_files
 	kj_handover A "resume"
 	# its progress line to the kernel log: it never returns to be printed
 	"$KEXEC" --resume=$DISK >/dev/kmsg 2>/tmp/resume.err

@@ -1,0 +1,20 @@
+#!/bin/sh
+# x86_64-hib-snapshot-file: hib-snapshot-file on the x86_64 companion
+# kernel (config x86_64, as x86_64-hib-resume): kexec --snapshot into a
+# file on ext4 (extents), A carries on; every check of hib-snapshot, with
+# A's RAM below 1 MiB A's again after the jump (B's differs) and CPU 1
+# cycled; the host's e2fsck -fn clean.
+#: arch x86_64
+#: config x86_64
+#: cpu max
+#: timeout 420
+#: disk 700
+#: disk-fs ext4
+#: fsck-after
+#: append crashkernel=64M pti=on
+#: differ lowram
+#: debian skip kexec --snapshot is ours
+#: mark A.start 120
+#: mark B.start 180
+#: mark A.end 240
+exec sh /scenarios/hib-snapshot.sh
