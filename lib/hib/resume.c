@@ -11,6 +11,7 @@
  * the mark is undone.
  */
 #define _FILE_OFFSET_BITS 64
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -330,6 +331,38 @@ static uint64_t now_ms(void)
 	return kjh_mono_us() / 1000;
 }
 
+/* How many threads this process has now, by /proc/self/task; -1 unknown. */
+static int count_threads(void)
+{
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * The stream's threads, made after SNAPSHOT_FREEZE, carry this thread's
+ * PF_SUSPEND_TASK, and the kernel warns when it thaws tasks with another
+ * such thread still listed.  pthread_join() returns before a finished
+ * thread has left the kernel's thread list: wait for that (1 s at most)
+ * before closing /dev/snapshot, which thaws.
+ */
+static void wait_threads_gone(void)
+{
+	const struct timespec ms = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i < 1000 && count_threads() > 1; i++)
+		nanosleep(&ms, NULL);
+}
+
 /*
  * The stream into /dev/snapshot, processes frozen; then consumed, synced;
  * then the restore, which does not return when it works.
@@ -384,6 +417,7 @@ static int restore(struct resume *r)
 			r->spec->target);
 	ret = snapshot_fail(r, "the kernel did not restore the image", ret);
 out:
+	wait_threads_gone();
 	close(snap);
 	return ret;
 }
